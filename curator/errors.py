@@ -1,0 +1,36 @@
+"""Errors as values users can read: a code, a message naming the file, and files left as found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class CuratorError(Exception):
+    """A failure the user can act on. ``code`` is stable for scripts; ``path`` names the file."""
+
+    code = "CURATOR_ERROR"
+    exit_code = 1
+
+    def __init__(self, message: str, *, path: str | Path | None = None, code: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.path = str(path) if path is not None else None
+        if code is not None:
+            self.code = code
+
+    def __str__(self) -> str:  # one line, naming the file when there is one
+        if self.path and self.path not in self.message:
+            return f"{self.path}: {self.message}"
+        return self.message
+
+
+class InputError(CuratorError):
+    """Bad input: missing, unreadable, not UTF-8, too large, a symlink where a file is expected."""
+
+    code = "INPUT_ERROR"
+
+
+class ConflictError(CuratorError):
+    """A file changed on disk since it was loaded; nothing was written."""
+
+    code = "FILE_CHANGED_ON_DISK"

@@ -1,0 +1,279 @@
+"""The hot index as a lossless model: raw lines, sections, entries, other blocks.
+
+The file's bytes are kept line by line (with their own line endings), so ``render()`` gives back the
+identical bytes for any input: CRLF, a BOM, no final newline, tabs, trailing spaces, broken markdown,
+bytes that are not UTF-8. Structure is read from markdown-it's block tokens, so a ``#`` inside a code
+fence is never a heading and a ``-`` inside one is never an entry.
+
+An *entry* is a top-level list item: its first line and every continuation line (nested bullets,
+lazy lines) up to the next item or block. Trailing blank lines are not part of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from curator import markdown
+from curator.markdown import Link
+
+BOM = b"\xef\xbb\xbf"
+LIST_MARKER = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)")
+
+
+@dataclass(frozen=True)
+class Line:
+    raw: bytes  # exactly as on disk, line ending included
+    offset: int  # byte offset of the line's first byte
+    number: int  # 1-based
+    text: str  # decoded (invalid bytes replaced), without line ending or BOM
+
+    @property
+    def is_blank(self) -> bool:
+        return not self.text.strip()
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One index entry. ``id`` is stable within a file version and across edits elsewhere."""
+
+    id: str
+    section: str  # text of the nearest heading above ('' before any heading)
+    line: int  # 1-based first line
+    end_line: int  # 1-based last line (inclusive)
+    offset: int  # byte offset of the first byte
+    nbytes: int  # bytes on disk, line endings included
+    text: str  # the entry's lines, verbatim (marker included), joined with '\n'
+    pointers: tuple[Link, ...] = ()
+
+    @property
+    def end_offset(self) -> int:
+        return self.offset + self.nbytes
+
+    @property
+    def body(self) -> str:
+        """The text without the list marker of its first line."""
+        first, _, rest = self.text.partition("\n")
+        first = LIST_MARKER.sub("", first, count=1)
+        return first + ("\n" + rest if rest else "")
+
+    @property
+    def lines(self) -> int:
+        return self.end_line - self.line + 1
+
+
+@dataclass(frozen=True)
+class Section:
+    heading: str  # '' for the preamble before the first heading
+    level: int  # 0 for the preamble
+    line: int  # 1-based heading line (1 for the preamble)
+    start: int  # 0-based first line index (the heading line)
+    end: int  # 0-based exclusive
+    entry_ids: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Block:
+    """A top-level block that is not an entry: heading, blockquote, paragraph, code, table, …"""
+
+    kind: str
+    start: int  # 0-based line index
+    end: int  # 0-based exclusive
+
+
+@dataclass
+class HotIndex:
+    raw: bytes
+    lines: tuple[Line, ...]
+    entries: tuple[Entry, ...]
+    sections: tuple[Section, ...]
+    blocks: tuple[Block, ...]
+    links: tuple[Link, ...]
+    headings: tuple[tuple[int, str, int], ...]  # (level, text, line)
+    decode_error_offsets: tuple[int, ...] = field(default=())
+
+    # -- sizes ---------------------------------------------------------------------------------
+    @property
+    def nbytes(self) -> int:
+        """What ``wc -c`` prints."""
+        return len(self.raw)
+
+    @property
+    def newline_count(self) -> int:
+        """What ``wc -l`` prints."""
+        return self.raw.count(b"\n")
+
+    @property
+    def line_count(self) -> int:
+        return len(self.lines)
+
+    @property
+    def has_bom(self) -> bool:
+        return self.raw.startswith(BOM)
+
+    @property
+    def is_utf8(self) -> bool:
+        return not self.decode_error_offsets
+
+    @cached_property
+    def newline(self) -> bytes:
+        """The file's dominant line ending, for text a lever inserts."""
+        crlf = self.raw.count(b"\r\n")
+        return b"\r\n" if crlf and crlf * 2 >= self.raw.count(b"\n") else b"\n"
+
+    # -- access --------------------------------------------------------------------------------
+    def render(self) -> bytes:
+        return b"".join(line.raw for line in self.lines)
+
+    @cached_property
+    def _by_id(self) -> dict[str, Entry]:
+        return {entry.id: entry for entry in self.entries}
+
+    def entry(self, entry_id: str) -> Entry:
+        try:
+            return self._by_id[entry_id]
+        except KeyError:
+            raise KeyError(f"no entry with id {entry_id!r}") from None
+
+    def has_entry(self, entry_id: str) -> bool:
+        return entry_id in self._by_id
+
+    def entry_bytes(self, entry: Entry) -> bytes:
+        return self.raw[entry.offset : entry.end_offset]
+
+    def section_named(self, heading: str) -> Section | None:
+        for section in self.sections:
+            if section.heading == heading:
+                return section
+        return None
+
+    def splice(self, edits: list[tuple[int, int, bytes]]) -> bytes:
+        """New file bytes with byte ranges ``[start, end)`` replaced; ranges must not overlap."""
+        out, cursor = [], 0
+        for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1])):
+            if start < cursor:
+                raise ValueError("overlapping edits")
+            out.append(self.raw[cursor:start])
+            out.append(replacement)
+            cursor = end
+        out.append(self.raw[cursor:])
+        return b"".join(out)
+
+
+def split_lines(raw: bytes) -> tuple[tuple[Line, ...], tuple[int, ...]]:
+    """Lines with their endings, decoded for analysis; plus byte offsets of invalid UTF-8."""
+    lines, errors, offset = [], [], 0
+    for number, chunk in enumerate(raw.splitlines(keepends=True), start=1):
+        body = chunk.rstrip(b"\r\n")
+        if number == 1 and body.startswith(BOM):
+            body = body[len(BOM) :]
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as err:
+            errors.append(offset + (len(BOM) if number == 1 and chunk.startswith(BOM) else 0) + err.start)
+            text = body.decode("utf-8", errors="replace")
+        lines.append(Line(chunk, offset, number, text))
+        offset += len(chunk)
+    return tuple(lines), tuple(errors)
+
+
+def entry_id(section: str, body: str, seen: dict[str, int]) -> str:
+    """Six hex digits of the entry's section and whitespace-normalised text; '-2', '-3' on repeats."""
+    key = section + "\0" + " ".join(body.split())
+    base = hashlib.sha1(key.encode("utf-8", "surrogatepass")).hexdigest()[:6]
+    count = seen.get(base, 0) + 1
+    seen[base] = count
+    return base if count == 1 else f"{base}-{count}"
+
+
+def parse_index(raw: bytes) -> HotIndex:
+    lines, errors = split_lines(raw)
+    text = "\n".join(line.text for line in lines) + ("\n" if lines else "")
+    tokens = markdown.parse(text)
+    links = tuple(markdown.links_in_tokens(tokens))
+    headings = tuple(markdown.headings_in_tokens(tokens))
+
+    blocks: list[Block] = []
+    items: list[tuple[int, int]] = []  # 0-based [start, end) of top-level list items
+    for index, token in enumerate(tokens):
+        if token.level != 0 or token.nesting == -1 or not token.map:
+            if token.type == "list_item_open" and token.level == 1 and token.map:
+                items.append((token.map[0], token.map[1]))
+            continue
+        start, end = token.map
+        kind = {
+            "heading_open": "heading",
+            "bullet_list_open": "list",
+            "ordered_list_open": "list",
+            "blockquote_open": "blockquote",
+            "paragraph_open": "paragraph",
+            "fence": "code",
+            "code_block": "code",
+            "html_block": "html",
+            "hr": "rule",
+            "table_open": "table",
+        }.get(token.type, token.type)
+        if kind != "list":
+            blocks.append(Block(kind, start, end))
+
+    heading_at = {line - 1: (level, title) for level, title, line in headings}
+    # Sections: the preamble, then one per heading.
+    starts = sorted(heading_at)
+    bounds = [(0, starts[0] if starts else len(lines), 0, "")] if (not starts or starts[0] > 0) else []
+    for i, start in enumerate(starts):
+        end = starts[i + 1] if i + 1 < len(starts) else len(lines)
+        level, title = heading_at[start]
+        bounds.append((start, end, level, title))
+
+    def section_of(line_index: int) -> str:
+        title = ""
+        for start, _end, _level, heading in bounds:
+            if start <= line_index:
+                title = heading
+            else:
+                break
+        return title
+
+    links_by_line: dict[int, list[Link]] = {}
+    for link in links:
+        links_by_line.setdefault(link.line, []).append(link)
+
+    entries: list[Entry] = []
+    seen: dict[str, int] = {}
+    for start, end in items:
+        end = min(end, len(lines))
+        while end > start + 1 and lines[end - 1].is_blank:
+            end -= 1
+        span = lines[start:end]
+        entry_text = "\n".join(line.text for line in span)
+        section = section_of(start)
+        first = LIST_MARKER.sub("", entry_text.partition("\n")[0], count=1)
+        body = first + entry_text[len(entry_text.partition("\n")[0]) :]
+        pointers = tuple(link for n in range(start + 1, end + 1) for link in links_by_line.get(n, ()))
+        entries.append(
+            Entry(
+                id=entry_id(section, body, seen),
+                section=section,
+                line=start + 1,
+                end_line=end,
+                offset=span[0].offset,
+                nbytes=sum(len(line.raw) for line in span),
+                text=entry_text,
+                pointers=pointers,
+            )
+        )
+
+    sections = tuple(
+        Section(
+            heading=heading,
+            level=level,
+            line=start + 1,
+            start=start,
+            end=end,
+            entry_ids=tuple(e.id for e in entries if start < e.line <= end),
+        )
+        for start, end, level, heading in bounds
+    )
+    return HotIndex(raw, lines, tuple(entries), sections, tuple(blocks), links, headings, errors)
