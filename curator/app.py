@@ -1,0 +1,79 @@
+"""The curator app: the bearer's index screen, the operator's fleet panel, the re-provision preview.
+
+The app adds no logic of its own: every number, candidate, plan and write comes from the pure core
+(``curator.*``, ``generators.*``); screens only show results and ask before acting.
+
+Entry point for other modules: ``run_app(memory_dir=None, fleet_path=None)``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+
+import styles
+from curator.screens.help import HelpScreen, described_bindings
+from curator.screens.palette import CuratorCommands
+
+
+class CuratorApp(App[int]):
+    """Opens the index screen for ``memory_dir``, or the fleet panel for ``fleet_path`` (or both:
+    the fleet panel first, with ``memory_dir`` as the seat to open from it)."""
+
+    TITLE = "seat-curator"
+    CSS_PATH = [styles.path("app.tcss"), styles.path("index.tcss"), styles.path("fleet.tcss")]
+    COMMANDS = App.COMMANDS | {CuratorCommands}
+    BINDINGS = [
+        Binding("question_mark,f1", "help", "Help", key_display="?"),
+        Binding("ctrl+p", "command_palette", "Commands", show=True, priority=True),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(
+        self,
+        memory_dir: str | Path | None = None,
+        fleet_path: str | Path | None = None,
+        *,
+        resident_id: str | None = None,
+        profile: str | None = None,
+        analysis_delay: float = 0.3,
+        state_dir: str | Path | None = None,
+    ):
+        super().__init__()
+        if memory_dir is None and fleet_path is None:
+            raise ValueError("give a memory dir or a fleet manifest")
+        self.memory_dir = Path(memory_dir) if memory_dir is not None else None
+        self.fleet_path = Path(fleet_path) if fleet_path is not None else None
+        self.resident_id = resident_id
+        self.profile = profile
+        self.analysis_delay = analysis_delay  # seconds of quiet typing before the full analysis
+        self.state_dir = state_dir  # the store's journal dir (None: the store's default)
+
+    def on_mount(self) -> None:
+        if self.fleet_path is not None:
+            from curator.screens.fleet import FleetScreen
+
+            self.push_screen(FleetScreen(self.fleet_path))
+        else:
+            self.open_seat(self.memory_dir, resident_id=self.resident_id, profile=self.profile)
+
+    def open_seat(self, memory_dir: Path, *, resident_id: str | None = None, profile: str | None = None) -> None:
+        from curator.screens.index import IndexScreen
+
+        self.push_screen(IndexScreen(memory_dir, resident_id=resident_id, profile=profile))
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        screen = self.screen
+        keys = described_bindings(screen, self)
+        title = getattr(screen, "HELP_TITLE", self.TITLE)
+        self.push_screen(HelpScreen(keys, title, editor=getattr(screen, "HAS_EDITOR", False)))
+
+
+def run_app(memory_dir: str | Path | None = None, fleet_path: str | Path | None = None, **options) -> int:
+    """Run the curator in this terminal; returns an exit code."""
+    result = CuratorApp(memory_dir, fleet_path, **options).run()
+    return int(result or 0)

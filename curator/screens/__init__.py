@@ -1,0 +1,1 @@
+"""Textual screens of the curator: the bearer's index screen, the fleet panel, the re-provision preview."""

@@ -1,0 +1,79 @@
+"""The byte meter: bytes against the target and the read limit, both marked, past 100 % too.
+
+``ProgressBar`` clamps at 100 %, so it cannot show an index over its read limit; this widget draws its
+own bar. The scale runs a little past the read limit (or past the bytes, when larger) so both markers
+and any overflow stay visible. Colour is never alone: the zone is also written as a word.
+"""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from curator.meter import Meter
+
+ZONE_WORDS = {"ok": "OK", "over-target": "OVER TARGET", "over-limit": "OVER READ LIMIT"}
+ZONE_STYLES = {"ok": "$success", "over-target": "$warning", "over-limit": "$error"}
+
+
+def bar(reading: Meter, width: int) -> Content:
+    """One line: the filled bar coloured by zone, markers at the target (┊) and the read limit (┃)."""
+    width = max(width, 10)
+    scale = max(reading.read_limit * 1.15, reading.bytes * 1.02, 1)
+    def col(nbytes: float) -> int:
+        return min(width - 1, int(nbytes / scale * width))
+
+    filled = min(width, round(reading.bytes / scale * width))
+    target_col, limit_col = col(reading.target), col(reading.read_limit)
+    parts: list[tuple[str, str]] = []
+    for x in range(width):
+        if x == target_col:
+            char, style = "┊", "bold $foreground"
+        elif x == limit_col:
+            char, style = "┃", "bold $foreground"
+        elif x < filled:
+            zone = "ok" if x < target_col else "over-target" if x < limit_col else "over-limit"
+            char, style = "█", ZONE_STYLES[zone]
+        else:
+            char, style = "░", "$foreground-darken-3"
+        if parts and parts[-1][1] == style:
+            parts[-1] = (parts[-1][0] + char, style)
+        else:
+            parts.append((char, style))
+    return Content.assemble(*parts)
+
+
+def words(reading: Meter, line_cap: int | None = None, profile: str = "") -> Content:
+    """One line of words: bytes, both limits, the zone, headroom, and lines against a line cap."""
+    zone_word = ZONE_WORDS.get(reading.zone, reading.zone.upper())
+    headroom = reading.headroom_target
+    room = f"{headroom:,} B headroom" if headroom >= 0 else f"{-headroom:,} B over target"
+    lines = f"{reading.lines:,} lines"
+    if line_cap:
+        over = " OVER" if reading.lines > line_cap else ""
+        lines = f"{reading.lines:,}/{line_cap:,} lines{over}" + (f" ({profile} cap)" if profile else "")
+    return Content.assemble(
+        (f"{reading.bytes:,} B", "bold"),
+        f"  target ┊ {reading.target:,}  read limit ┃ {reading.read_limit:,}  ",
+        (f" {zone_word} ", f"bold reverse {ZONE_STYLES.get(reading.zone, '$foreground')}"),
+        f"  {room} · {lines}",
+    )
+
+
+class ByteMeter(Widget):
+    """Two lines: the bar, then the words. Set ``reading`` (a core ``Meter``) on every keystroke; rendering is cheap."""
+
+    DEFAULT_CSS = """
+    ByteMeter { height: 2; width: 1fr; }
+    """
+
+    reading: reactive[Meter | None] = reactive(None)
+    line_cap: reactive[int | None] = reactive(None)
+    profile: reactive[str] = reactive("")
+
+    def render(self) -> Content:
+        if self.reading is None:
+            return Content("measuring…")
+        width = self.content_size.width or 40
+        return Content("\n").join([bar(self.reading, width), words(self.reading, self.line_cap, self.profile)])
