@@ -15,6 +15,7 @@ from curator.errors import CuratorError
 
 # Order is the order shown in --help.
 COMMAND_MODULES = [
+    "curator.commands.app",
     "curator.commands.check",
 ]
 
