@@ -1,0 +1,207 @@
+"""`seat-curator check MEMORY_DIR`: the byte meter, the load simulation and the pointer problems.
+
+Exit codes (for CI and pre-commit): 0 under target with no pointer problems; 2 over target or any
+problem; 3 past the read limit; 1 an error (missing directory, unreadable file), one line naming it.
+``--json`` prints one object; its schema is documented in docs/check-json.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from curator.analysis import Analysis, analyze
+from curator.errors import CuratorError
+from curator.index_model import Entry
+from curator.load_sim import ALL, LoadResult
+from curator.meter import Limits
+
+JSON_SCHEMA_VERSION = 1
+BAR_WIDTH = 40
+ZONE_STYLE = {"ok": "green", "over-target": "yellow", "over-limit": "bold red"}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "check",
+        help="measure a seat's MEMORY.md, simulate each harness's load, check every pointer",
+        description="Measure MEMORY.md against the target and read limit (KB = 1000 B), show what each "
+        "harness would load and drop, and report dangling, escaping and orphaned pointers. "
+        "Exit 0 clean, 2 over target or pointer problems, 3 past the read limit, 1 error.",
+    )
+    parser.add_argument("memory_dir", metavar="MEMORY_DIR", type=Path, help="the directory holding MEMORY.md")
+    parser.add_argument("--profile", choices=ALL, action="append",
+                        help="simulate only this harness profile (repeatable; default: all)")
+    parser.add_argument("--target", type=int, default=Limits.target, metavar="N",
+                        help=f"target size in bytes (default {Limits.target:,})")
+    parser.add_argument("--read-limit", type=int, default=Limits.read_limit, metavar="N",
+                        help=f"read limit in bytes (default {Limits.read_limit:,})")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (see docs/check-json.md)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        limits = Limits(args.target, args.read_limit)
+    except ValueError as err:
+        raise CuratorError(str(err), code="BAD_ARGUMENTS") from None
+    profiles = tuple(dict.fromkeys(args.profile)) if args.profile else ALL
+    analysis = analyze(args.memory_dir, limits=limits, profiles=profiles)
+    if args.json:
+        sys.stdout.write(json.dumps(to_json(analysis), ensure_ascii=False, indent=2) + "\n")
+    else:
+        print_report(analysis, Console(highlight=False))
+    return analysis.exit_code
+
+
+# -- JSON --------------------------------------------------------------------------------------
+
+def _entry_json(entry: Entry) -> dict:
+    return {
+        "id": entry.id,
+        "section": entry.section,
+        "line": entry.line,
+        "end_line": entry.end_line,
+        "bytes": entry.nbytes,
+        "text": entry.text,
+        "pointers": [{"target": link.target, "kind": link.kind, "line": link.line} for link in entry.pointers],
+    }
+
+
+def _lost_json(entry: Entry) -> dict:
+    return {"id": entry.id, "section": entry.section, "line": entry.line, "bytes": entry.nbytes, "text": entry.text}
+
+
+def _load_json(load: LoadResult) -> dict:
+    return {
+        "loaded_bytes": load.loaded_bytes,
+        "total_bytes": load.total_bytes,
+        "cut_line": load.cut_line,
+        "cut_offset": load.cut_offset,
+        "line_cap": load.line_cap,
+        "dropped": [_lost_json(entry) for entry in load.dropped],
+        "partial": _lost_json(load.partial) if load.partial else None,
+        "note": load.note,
+    }
+
+
+def to_json(analysis: Analysis) -> dict:
+    meter, pointers = analysis.meter, analysis.pointers
+    return {
+        "schema": JSON_SCHEMA_VERSION,
+        "memory_dir": str(analysis.memory_dir),
+        "bytes": meter.bytes,
+        "lines": meter.lines,
+        "target": meter.target,
+        "read_limit": meter.read_limit,
+        "zone": meter.zone,
+        "headroom_target": meter.headroom_target,
+        "headroom_read_limit": meter.headroom_read_limit,
+        "identity_bytes": analysis.identity_bytes,
+        "symlinked": analysis.symlinked,
+        "utf8_error_offset": analysis.decode_error_offset,
+        "warnings": list(analysis.warnings),
+        "exit_code": analysis.exit_code,
+        "entries": [_entry_json(entry) for entry in analysis.index.entries],
+        "profiles": {name: _load_json(load) for name, load in analysis.loads.items()},
+        "pointers": {
+            "dangling": [
+                {"file": d.file, "line": d.line, "target": d.target, "reason": d.reason, "suggestion": d.suggestion}
+                for d in pointers.dangling
+            ],
+            "orphans": list(pointers.orphans),
+            "escapes": [{"file": e.file, "line": e.line, "target": e.target, "reason": e.reason}
+                        for e in pointers.escapes],
+            "unreadable": [{"file": u.file, "message": u.message} for u in pointers.unreadable],
+        },
+    }
+
+
+# -- human output ------------------------------------------------------------------------------
+
+def meter_bar(nbytes: int, limits: Limits, width: int = BAR_WIDTH) -> Text:
+    """A bar scaled to a bit past the read limit, with ┃ at the target and ┃ at the read limit."""
+    scale = max(int(limits.read_limit * 1.15), nbytes)
+    target_at = min(width - 1, round(limits.target / scale * width))
+    limit_at = min(width - 1, round(limits.read_limit / scale * width))
+    filled = min(width, round(nbytes / scale * width))
+    zone = limits.zone(nbytes)
+    bar = Text()
+    for cell in range(width):
+        if cell == target_at:
+            bar.append("┃", style="bold yellow")
+        elif cell == limit_at:
+            bar.append("┃", style="bold red")
+        elif cell < filled:
+            bar.append("█", style=ZONE_STYLE[zone])
+        else:
+            bar.append("░", style="dim")
+    return bar
+
+
+def _short(text: str, width: int = 90) -> str:
+    first = " ".join(text.split())
+    return first if len(first) <= width else first[: width - 1] + "…"
+
+
+def print_report(analysis: Analysis, console: Console) -> None:
+    meter, limits = analysis.meter, analysis.limits
+    console.print(Text(f"{analysis.memory_dir / 'MEMORY.md'}", style="bold"))
+    for warning in analysis.warnings:
+        console.print(Text(f"warning: {warning}", style="yellow"))
+    line = Text()
+    line.append_text(meter_bar(meter.bytes, limits))
+    line.append(f"  {meter.bytes:,} B · {meter.lines:,} lines · ")
+    line.append(meter.zone, style=ZONE_STYLE[meter.zone])
+    console.print(line)
+    console.print(Text(
+        f"target {limits.target:,} B (headroom {meter.headroom_target:+,} B) · "
+        f"read limit {limits.read_limit:,} B (headroom {meter.headroom_read_limit:+,} B) · KB = 1000 B"
+    ))
+
+    console.print()
+    table = Table(title="Load simulation", title_justify="left", show_lines=False)
+    table.add_column("profile")
+    table.add_column("loaded", justify="right")
+    table.add_column("lost", justify="right")
+    table.add_column("what happens")
+    for name, load in analysis.loads.items():
+        lost = len(load.dropped) + (1 if load.partial else 0)
+        table.add_row(name, f"{load.loaded_bytes:,} B", str(lost) if lost else "–", Text(load.note))
+    console.print(table)
+    for name, load in analysis.loads.items():
+        if not load.lost_entries:
+            continue
+        console.print(Text(f"{name} never loads these entries:", style="bold"))
+        if load.partial:
+            entry = load.partial
+            console.print(Text(f"  [{entry.section or '(top)'}] line {entry.line}: {_short(entry.text)}  "
+                               "(cut in the middle: partially dropped)", style="yellow"))
+        for entry in load.dropped:
+            console.print(Text(f"  [{entry.section or '(top)'}] line {entry.line}: {_short(entry.text)}"))
+
+    pointers = analysis.pointers
+    console.print()
+    if not pointers.problem_count:
+        console.print(Text(f"Pointers: {len(pointers.files)} markdown file(s), no problems.", style="green"))
+        return
+    problems = Table(title=f"Pointer problems ({pointers.problem_count})", title_justify="left")
+    problems.add_column("where")
+    problems.add_column("target")
+    problems.add_column("problem")
+    problems.add_column("did you mean")
+    for d in pointers.dangling:
+        problems.add_row(f"{d.file}:{d.line}", Text(d.target), d.reason, Text(d.suggestion or ""))
+    for e in pointers.escapes:
+        problems.add_row(f"{e.file}:{e.line}", Text(e.target), e.reason, "")
+    for orphan in pointers.orphans:
+        problems.add_row(orphan, "", "orphan: nothing reachable links here", "")
+    for u in pointers.unreadable:
+        problems.add_row(u.file, "", f"unreadable: {u.message}", "")
+    console.print(problems)

@@ -1,0 +1,193 @@
+"""The hot-index model is lossless and finds entries, sections, continuation lines and ids."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from curator.index_model import parse_index
+
+CORPUS = Path("/work/shared/corpus")
+if not CORPUS.is_dir():  # the corpus also ships beside the repo in a fresh checkout's parent
+    CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+
+# -- property: parse then render gives back the identical bytes ---------------------------------
+
+FRAGMENTS = [
+    "# Seat memory index", "## Hard rules", "### deep", "> cap header", "- entry", "* star item",
+    "+ plus item", "1. ordered", "2) paren", "  - nested", "    code block", "```", "```python", "~~~",
+    "| a | b |", "|---|---|", "[link](file.md#anchor)", "[ref]: detail.md", "<a id=\"x\"></a>",
+    "<!-- comment -->", "plain paragraph", "lazy continuation", "\t- tab item", "- [ ] task",
+    "---", "***", "#no-space heading", "- entry with trailing spaces   ", "§", "Ünïcødé ✓ 🌈", "",
+]
+ENDINGS = ["\n", "\r\n", "\r", ""]
+
+
+@st.composite
+def markdownish(draw) -> bytes:
+    lines = draw(st.lists(st.tuples(st.sampled_from(FRAGMENTS), st.sampled_from(ENDINGS), st.text(max_size=6)),
+                          max_size=30))
+    text = "".join(fragment + noise + ending for fragment, ending, noise in lines)
+    raw = text.encode("utf-8")
+    if draw(st.booleans()):
+        raw = b"\xef\xbb\xbf" + raw
+    if draw(st.booleans()):  # splice in bytes that are not UTF-8
+        position = draw(st.integers(0, len(raw)))
+        raw = raw[:position] + draw(st.sampled_from([b"\xff", b"\xc3", b"\xe2\x82", b"\x80\x80", b"\xed\xa0\x80"])) + raw[position:]
+    return raw
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=2000))
+def test_any_bytes_round_trip(raw: bytes) -> None:
+    index = parse_index(raw)
+    assert index.render() == raw
+    assert index.nbytes == len(raw)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(markdownish())
+def test_markdownish_round_trips_and_entries_cover_their_bytes(raw: bytes) -> None:
+    index = parse_index(raw)
+    assert index.render() == raw
+    ids = [entry.id for entry in index.entries]
+    assert len(ids) == len(set(ids))
+    previous_end = 0
+    for entry in index.entries:
+        # An entry's bytes are whole lines of the file, in order, never overlapping.
+        assert entry.offset >= previous_end
+        assert index.entry_bytes(entry) == b"".join(line.raw for line in index.lines[entry.line - 1 : entry.end_line])
+        previous_end = entry.end_offset
+
+
+HAND_PICKED = [
+    b"",
+    b"\n",
+    b"\r\n\r\n",
+    b"- no final newline",
+    b"\xef\xbb\xbf# BOM title\n- entry\n",
+    b"# CRLF\r\n\r\n- one\r\n- two\r\n",
+    b"# mixed\n- one\r\n- two\r- three\n",
+    b"- tab\there\t\n  \t\n",
+    b"- trailing spaces   \n\n\n",
+    b"```\n- not an entry\n# not a heading\n",  # an unclosed fence
+    b"* [broken](link\n- ok\n",
+    b"\xff\xfe\x00garbage\x80\n- valid after garbage\n",
+    b"- caf\xe9 (latin-1)\n",
+    b"\x00\x01\x02",
+]
+
+
+@pytest.mark.parametrize("raw", HAND_PICKED, ids=lambda raw: repr(raw[:20]))
+def test_hand_picked_round_trip(raw: bytes) -> None:
+    index = parse_index(raw)
+    assert index.render() == raw
+    assert index.nbytes == len(raw)
+
+
+# -- structure ------------------------------------------------------------------------------------
+
+SAMPLE = (
+    "# Seat memory index\n"
+    "> hot index, target <17KB\n"
+    "\n"
+    "## Identity & seat\n"
+    "- [Identity](identity.md) — who I am\n"
+    "- [Pointers](seat-pointers.md) — records\n"
+    "  continuation line of pointers\n"
+    "  - nested bullet still part of it\n"
+    "\n"
+    "## Hard rules\n"
+    "- never force-push #1234\n"
+    "```\n"
+    "- inside a fence is not an entry\n"
+    "```\n"
+    "- never force-push #1234\n"
+).encode("utf-8")
+
+
+def test_sections_entries_and_continuation_lines() -> None:
+    index = parse_index(SAMPLE)
+    assert [s.heading for s in index.sections] == ["Seat memory index", "Identity & seat", "Hard rules"]
+    assert [(e.section, e.line, e.end_line) for e in index.entries] == [
+        ("Identity & seat", 5, 5),
+        ("Identity & seat", 6, 8),
+        ("Hard rules", 11, 11),
+        ("Hard rules", 15, 15),
+    ]
+    pointers_entry = index.entries[1]
+    assert pointers_entry.text.endswith("  - nested bullet still part of it")
+    assert pointers_entry.nbytes == len("- [Pointers](seat-pointers.md) — records\n  continuation line of pointers\n"
+                                        "  - nested bullet still part of it\n".encode())
+    assert [link.target for link in pointers_entry.pointers] == ["seat-pointers.md"]
+    assert [(link.target, link.kind) for link in index.entries[2].pointers] == [("#1234", "record")]
+    # Identical text in one section: ids stay unique, the repeat gets a suffix.
+    first, second = index.entries[2].id, index.entries[3].id
+    assert second == f"{first}-2"
+
+
+def test_entry_ids_survive_edits_elsewhere() -> None:
+    before = parse_index(SAMPLE)
+    after = parse_index(SAMPLE.replace(b"who I am", b"who I am, edited"))
+    assert [e.id for e in before.entries][1:] == [e.id for e in after.entries][1:]
+    assert before.entries[0].id != after.entries[0].id
+
+
+def test_offsets_count_bytes_not_characters() -> None:
+    raw = "# t\n- ünïcødé 🌈\n- second\n".encode("utf-8")
+    index = parse_index(raw)
+    second = index.entries[1]
+    assert second.offset == raw.index(b"- second")
+    assert index.entries[0].nbytes == len("- ünïcødé 🌈\n".encode("utf-8"))
+
+
+def test_crlf_entries_keep_their_line_endings() -> None:
+    raw = b"## A\r\n- one\r\n- two\r\n"
+    index = parse_index(raw)
+    assert index.newline == b"\r\n"
+    assert [index.entry_bytes(e) for e in index.entries] == [b"- one\r\n", b"- two\r\n"]
+
+
+@pytest.mark.parametrize(
+    ("raw", "offsets"),
+    [
+        (b"- ok\n- bad \xff here\n", (11,)),
+        (b"\xef\xbb\xbf\xc3\n", (3,)),
+        (b"\x80\n\xe2\x82\n- fine\n", (0, 2)),
+        (b"- all good\n", ()),
+    ],
+)
+def test_decode_error_offsets_are_file_byte_offsets(raw: bytes, offsets: tuple[int, ...]) -> None:
+    index = parse_index(raw)
+    assert index.decode_error_offsets == offsets
+    assert index.is_utf8 is (not offsets)
+    assert index.render() == raw
+
+
+def test_splice_replaces_byte_ranges() -> None:
+    index = parse_index(SAMPLE)
+    entry = index.entries[0]
+    out = index.splice([(entry.offset, entry.end_offset, b"")])
+    assert out == SAMPLE.replace("- [Identity](identity.md) — who I am\n".encode(), b"")
+    with pytest.raises(ValueError):
+        index.splice([(0, 10, b""), (5, 12, b"")])
+
+
+# -- the real corpus ----------------------------------------------------------------------------
+
+CORPUS_FILES = sorted(p for p in CORPUS.rglob("*") if p.is_file()) if CORPUS.is_dir() else []
+
+
+@pytest.mark.skipif(not CORPUS_FILES, reason="corpus not present")
+def test_every_corpus_file_round_trips_and_counts_like_wc() -> None:
+    assert len(CORPUS_FILES) > 100
+    for path in CORPUS_FILES:
+        raw = path.read_bytes()
+        index = parse_index(raw)
+        assert index.render() == raw, path
+        assert index.nbytes == os.stat(path).st_size, path
+        assert index.newline_count == raw.count(b"\n"), path  # wc -l
