@@ -17,6 +17,7 @@ from curator.errors import CuratorError
 COMMAND_MODULES = [
     "curator.commands.app",
     "curator.commands.check",
+    "curator.commands.fleet",
 ]
 
 

@@ -1,0 +1,111 @@
+"""Fleet commands: init-fleet, plan, provision, set-aside (the workspace composer from the shell).
+
+Exit codes for ``plan`` tell CI what it found: 0 everything MATCH, 2 creations pending, 3 something
+DIVERGENT, 1 an error. ``provision`` exits 3 on divergence and writes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from curator.errors import CuratorError
+from curator.fsio import exclusive_create
+from generators import composer
+from generators.errors import PreparationError
+from generators.manifest import example_manifest, load_manifest
+
+DEFAULT_MANIFEST = "fleet.toml"
+
+
+def register(subparsers) -> None:
+    init = subparsers.add_parser("init-fleet", help="write an example fleet.toml (one kimi-code, one opencode resident)")
+    init.add_argument("dir", metavar="DIR", help="directory to root the example fleet in (created if missing)")
+    init.set_defaults(func=run_init_fleet)
+
+    plan = subparsers.add_parser("plan", help="show what provisioning would create, and any divergence (writes nothing)")
+    _fleet_args(plan)
+    plan.set_defaults(func=run_plan)
+
+    provision = subparsers.add_parser("provision", help="create every pending seat file; refuses if anything diverged")
+    _fleet_args(provision)
+    provision.set_defaults(func=run_provision)
+
+    aside = subparsers.add_parser("set-aside", help="rename a DIVERGENT file to <name>.divergent-<UTC stamp>")
+    aside.add_argument("--fleet", required=True, metavar="F", help="the fleet manifest (fleet.toml)")
+    aside.add_argument("--resident", required=True, metavar="ID", help="the resident's agent id")
+    aside.add_argument("path", metavar="PATH", help="the divergent file, as printed by `plan`")
+    aside.set_defaults(func=run_set_aside)
+
+
+def _fleet_args(parser) -> None:
+    parser.add_argument("--fleet", default=DEFAULT_MANIFEST, metavar="F", help="the fleet manifest (default: ./fleet.toml)")
+    parser.add_argument("--resident", metavar="ID", help="only this resident (agent id)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def run_init_fleet(args) -> int:
+    root = Path(args.dir).expanduser().absolute()
+    target = root / DEFAULT_MANIFEST
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        created = exclusive_create(target, example_manifest(root).encode("utf-8"), mode=0o644)
+    except OSError as err:
+        raise PreparationError(f"cannot write the manifest: {err.strerror or err}", path=target) from None
+    if not created:
+        raise PreparationError("already exists; not overwritten", path=target)
+    print(f"wrote {target}")
+    print(f"next: seat-curator plan --fleet {target}")
+    return 0
+
+
+def run_plan(args) -> int:
+    fleet = load_manifest(args.fleet)
+    plans = composer.plan_fleet(fleet, args.resident)
+    _print(plans, args.json)
+    return composer.plan_exit_code(plans)
+
+
+def run_provision(args) -> int:
+    fleet = load_manifest(args.fleet)
+    try:
+        plans = composer.apply_fleet(fleet, args.resident)
+    except CuratorError as err:
+        if err.code != "FLEET_WORKSPACE_DIVERGENT":
+            raise
+        if args.json:  # the report still goes out, so a script sees which files diverged
+            _print(composer.plan_fleet(fleet, args.resident), True)
+        raise
+    _print(plans, args.json, done=True)
+    return 0
+
+
+def run_set_aside(args) -> int:
+    fleet = load_manifest(args.fleet)
+    moved = composer.set_aside(fleet, fleet.resident(args.resident), args.path)
+    print(f"set aside: {args.path} -> {moved}")
+    print("next: seat-curator provision re-creates the fleet's version; compare the two by hand")
+    return 0
+
+
+def _print(plans: list[composer.ResidentPlan], as_json: bool, *, done: bool = False) -> None:
+    if as_json:
+        json.dump({"residents": [p.to_json() for p in plans]}, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+        return
+    for plan in plans:
+        print(f"{plan.agent_id} ({plan.harness}) {plan.status}")
+        print(f"  home {plan.instance_home}")
+        for art in plan.artifacts:
+            print(f"  {art.status:<9} {art.owner:<6} {art.path}")
+            if art.status == composer.DIVERGENT:
+                print(f"            {art.reason}")
+                if art.owned_keys:
+                    print(f"            owned: {', '.join(art.owned_keys)}")
+                for line in art.diff.splitlines():
+                    print(f"            {line}")
+    counts = {s: sum(a.status == s for p in plans for a in p.artifacts)
+              for s in (composer.CREATED, composer.MATCH, composer.DIVERGENT)}
+    print(f"{len(plans)} resident(s): {counts['MATCH']} MATCH, {counts['CREATED']} CREATED{'' if done else ' (pending)'}, "
+          f"{counts['DIVERGENT']} DIVERGENT")

@@ -1,0 +1,331 @@
+"""The workspace composer: plan every file a seat should have, then apply only if nothing diverged.
+
+Plan first (chezmoi/terraform style): each artifact is ``CREATED`` (pending), ``MATCH`` or
+``DIVERGENT``. Apply writes only when the whole plan — for one resident or the whole fleet — has no
+``DIVERGENT`` artifact, so a seat is never half-born and a drifted file is never silently repaired.
+Bearer files are create-only and never read; fleet files compare on their owned projection (or
+whole bytes for scripts). Unsafe paths (a symlinked segment, an escape from the trusted root, a file
+where a directory should be) are DIVERGENT too.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import stat
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from curator.errors import CuratorError
+from curator.fsio import exclusive_create, fsync_dir, read_bytes
+from generators import kimi, layout, opencode
+from generators.emission import CREATE_ONLY, KIMI_CONFIG, WHOLE_FILE, EmittedFile
+from generators.errors import DivergentError, PreparationError, UnsupportedError
+from generators.manifest import Fleet, Resident
+from generators.projection import KIMI_OWNED, InvalidOwnedFile, differing_keys, project, render
+
+CREATED = "CREATED"
+MATCH = "MATCH"
+DIVERGENT = "DIVERGENT"
+WHOLE_FILE_KEY = "(whole file)"
+
+EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit}
+
+
+@dataclass
+class Artifact:
+    path: Path
+    owner: str  # "bearer" | "fleet"
+    status: str  # CREATED (pending) | MATCH | DIVERGENT
+    owned_keys: list[str]
+    reason: str
+    diff: str = ""
+    # What apply needs; not part of the report.
+    content: bytes = field(default=b"", repr=False, compare=False)
+    mode: int = field(default=0o600, repr=False, compare=False)
+    root: Path | None = field(default=None, repr=False, compare=False)
+    # The path segment a safety problem sits on (None when the path is safe).
+    unsafe_at: Path | None = field(default=None, repr=False, compare=False)
+
+    def to_json(self) -> dict:
+        return {"path": str(self.path), "owner": self.owner, "status": self.status,
+                "owned_keys": list(self.owned_keys), "reason": self.reason, "diff": self.diff}
+
+
+@dataclass
+class ResidentPlan:
+    agent_id: str
+    harness: str
+    instance_home: Path
+    memory_dir: Path
+    repo: Path
+    artifacts: list[Artifact]
+    fleet: Fleet | None = field(default=None, repr=False, compare=False)
+    resident: Resident | None = field(default=None, repr=False, compare=False)
+    interpreter: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def status(self) -> str:
+        """The worst artifact status: DIVERGENT > CREATED > MATCH."""
+        statuses = {a.status for a in self.artifacts}
+        return DIVERGENT if DIVERGENT in statuses else CREATED if CREATED in statuses else MATCH
+
+    def divergent(self) -> list[Artifact]:
+        return [a for a in self.artifacts if a.status == DIVERGENT]
+
+    def to_json(self) -> dict:
+        return {"agent_id": self.agent_id, "harness": self.harness, "instance_home": str(self.instance_home),
+                "memory_dir": str(self.memory_dir), "repo": str(self.repo),
+                "artifacts": [a.to_json() for a in self.artifacts]}
+
+
+# ------------------------------------------------------------------------------------------- plan
+
+
+def emit_resident(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> list[EmittedFile]:
+    """The files the fleet would write for ``resident``, as bytes (pure: nothing is read or written)."""
+    if not fleet.instance_root.is_absolute():
+        raise PreparationError(f"instance_root must be absolute, got {fleet.instance_root}", path=fleet.path)
+    if not resident.repo.is_absolute():
+        raise PreparationError(f"{resident.agent_id}: repo must be absolute, got {resident.repo}", path=fleet.path)
+    emitter = EMITTERS.get(resident.harness)
+    if emitter is None:
+        raise UnsupportedError(f"{resident.agent_id}: unknown harness {resident.harness!r} "
+                               f"(supported: {', '.join(EMITTERS)})", path=fleet.path)
+    return emitter(fleet, resident, interpreter=interpreter)
+
+
+def plan_resident(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> ResidentPlan:
+    """Compare what the fleet would write with what is on disk. Reads only; writes nothing."""
+    emitted = emit_resident(fleet, resident, interpreter=interpreter)
+    home = layout.instance_home(fleet.instance_root, resident.agent_id, resident.harness)
+    return ResidentPlan(
+        agent_id=resident.agent_id,
+        harness=resident.harness,
+        instance_home=home,
+        memory_dir=home / "memory",
+        repo=resident.repo,
+        artifacts=[_plan_file(item, fleet.mcp_prefix) for item in emitted],
+        fleet=fleet,
+        resident=resident,
+        interpreter=interpreter,
+    )
+
+
+def plan_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: str | None = None) -> list[ResidentPlan]:
+    residents = [fleet.resident(resident_id)] if resident_id is not None else list(fleet.residents)
+    return [plan_resident(fleet, r, interpreter=interpreter) for r in residents]
+
+
+def plan_exit_code(plans: list[ResidentPlan]) -> int:
+    """0 everything MATCH, 2 creations pending, 3 something DIVERGENT (the CLI's contract)."""
+    statuses = {p.status for p in plans}
+    return 3 if DIVERGENT in statuses else 2 if CREATED in statuses else 0
+
+
+def _owned_keys(item: EmittedFile, prefix: str) -> list[str]:
+    if item.convergence == CREATE_ONLY:
+        return []
+    if item.convergence == WHOLE_FILE:
+        return [WHOLE_FILE_KEY]
+    if item.convergence == KIMI_CONFIG:
+        return list(KIMI_OWNED)
+    return list(project(item.convergence, item.content, prefix))
+
+
+def _plan_file(item: EmittedFile, prefix: str) -> Artifact:
+    owned = _owned_keys(item, prefix)
+
+    def artifact(status: str, reason: str, diff: str = "", keys: list[str] | None = None, unsafe_at=None):
+        return Artifact(item.path, item.owner, status, owned if keys is None else keys, reason, diff,
+                        content=item.content, mode=item.mode, root=item.root, unsafe_at=unsafe_at)
+
+    problem, at = path_problem(item.root, item.path)
+    if problem:
+        return artifact(DIVERGENT, problem, unsafe_at=at)
+    if not _exists(item.path):
+        return artifact(CREATED, f"absent: will be created (mode {item.mode:04o})")
+    if item.convergence == CREATE_ONLY:
+        return artifact(MATCH, "bearer file: present; the bearer's own, never compared")
+    try:
+        found = read_bytes(item.path)
+    except CuratorError as err:
+        return artifact(DIVERGENT, f"unreadable: {err.message}")
+    if item.convergence == WHOLE_FILE:
+        if found == item.content:
+            return artifact(MATCH, "identical to the generated script")
+        diff = _text_diff(item.path, item.content.decode("utf-8", "replace").splitlines(True),
+                          found.decode("utf-8", "replace").splitlines(True))
+        return artifact(DIVERGENT, "differs from the generated script (a hand edit or a stale generation)", diff)
+    expected = project(item.convergence, item.content, prefix)
+    try:
+        actual = project(item.convergence, found, prefix)
+    except InvalidOwnedFile as err:
+        return artifact(DIVERGENT, err.reason)
+    changed = differing_keys(expected, actual)
+    if not changed:
+        return artifact(MATCH, "owned keys match; the rest of the file is the resident's")
+    keys = list(dict.fromkeys(owned + [k for k in actual if k not in owned]))
+    return artifact(DIVERGENT, "owned keys differ: " + ", ".join(changed),
+                    _text_diff(item.path, render(expected), render(actual)), keys)
+
+
+def _text_diff(path: Path, expected: list[str], found: list[str]) -> str:
+    return "".join(difflib.unified_diff(expected, found, fromfile=f"{path} (fleet expects)",
+                                        tofile=f"{path} (on disk)"))
+
+
+def _exists(path: Path) -> bool:
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def path_problem(root: Path | None, path: Path) -> tuple[str | None, Path | None]:
+    """Why writing ``path`` under ``root`` would be unsafe, and the segment at fault; (None, None) if safe.
+
+    Checks lexically that ``path`` stays inside ``root``, then every existing segment below ``root``:
+    none may be a symlink, every parent must be a directory, and the target must not be a directory.
+    ``root`` itself may be a symlink (the operator chose it).
+    """
+    if root is None:
+        return None, None
+    root_n = Path(os.path.normpath(root))
+    path_n = Path(os.path.normpath(path))
+    if not root_n.is_absolute() or not path_n.is_absolute():
+        return f"not an absolute path: {path}", path
+    if path_n == root_n or root_n not in path_n.parents:
+        return f"escapes its trusted root {root_n}", path
+    current = root_n
+    parts = path_n.relative_to(root_n).parts
+    for index, part in enumerate(parts):
+        current = current / part
+        try:
+            info = os.lstat(current)
+        except FileNotFoundError:
+            return None, None
+        except OSError as err:
+            return f"cannot inspect {current}: {err.strerror}", current
+        last = index == len(parts) - 1
+        if stat.S_ISLNK(info.st_mode):
+            return f"symlinked path segment: {current}", current
+        if not last and not stat.S_ISDIR(info.st_mode):
+            return f"a file where a directory is expected: {current}", current
+        if last and not stat.S_ISREG(info.st_mode):
+            return f"not a regular file: {current}", current
+    return None, None
+
+
+# ------------------------------------------------------------------------------------------ apply
+
+
+def divergent_error(plans: list[ResidentPlan]) -> DivergentError:
+    lines = []
+    for plan in plans:
+        for art in plan.divergent():
+            keys = ", ".join(art.owned_keys) or "(path)"
+            lines.append(f"{art.path} [owned: {keys}] — {art.reason}")
+    first = next(a for p in plans for a in p.divergent())
+    more = f" (+{len(lines) - 1} more: " + "; ".join(lines[1:]) + ")" if len(lines) > 1 else ""
+    return DivergentError(f"{lines[0]}{more}; nothing was written", path=first.path)
+
+
+def apply_plan(plan: ResidentPlan) -> ResidentPlan:
+    """Re-plan (the disk may have moved since ``plan``), refuse on any DIVERGENT, create what is pending,
+    and return the fresh plan after writing: files this run created show as CREATED, the rest MATCH."""
+    if plan.fleet is None or plan.resident is None:
+        raise PreparationError("this plan carries no fleet/resident; build it with plan_resident()")
+    return apply_fleet(plan.fleet, plans=[plan])[0]
+
+
+def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: str | None = None,
+                plans: list[ResidentPlan] | None = None) -> list[ResidentPlan]:
+    """Provision: the whole plan first; if anything anywhere is DIVERGENT, nothing is written."""
+    if plans is not None:
+        fresh = [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in plans]
+    else:
+        fresh = plan_fleet(fleet, resident_id, interpreter=interpreter)
+    if any(p.divergent() for p in fresh):
+        raise divergent_error(fresh)
+    created: list[Path] = []
+    try:
+        for plan in fresh:
+            for art in plan.artifacts:
+                if art.status == CREATED and _create(art):
+                    created.append(art.path)
+    except BaseException as err:
+        for path in reversed(created):  # only files this run created: leave the seat as it was
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+        if isinstance(err, CuratorError):
+            raise
+        if isinstance(err, OSError):
+            raise PreparationError(f"cannot create: {err.strerror or err}", path=err.filename) from None
+        raise
+    after = [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in fresh]
+    born = set(created)
+    for plan in after:  # report what this run wrote as CREATED, as the reference composer does
+        for art in plan.artifacts:
+            if art.path in born and art.status == MATCH:
+                art.status, art.reason = CREATED, f"created now (mode {art.mode:04o})"
+    return after
+
+
+def _create(art: Artifact) -> bool:
+    """Create one pending file with exclusive create; False if someone else created it first."""
+    _make_parents(art.root, art.path.parent)
+    problem, _ = path_problem(art.root, art.path)  # re-check: a symlink may have appeared meanwhile
+    if problem:
+        raise DivergentError(f"{art.path}: {problem}; nothing more was written", path=art.path)
+    return exclusive_create(art.path, art.content, mode=art.mode)
+
+
+def _make_parents(root: Path | None, directory: Path) -> None:
+    """mkdir -p, private (0700) below the trusted root; the root and above as an ordinary 0755."""
+    missing = []
+    current = directory
+    while not _exists(current) and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    for path in reversed(missing):
+        private = root is not None and Path(root) in path.parents
+        try:
+            os.mkdir(path, 0o700 if private else 0o755)
+        except FileExistsError:
+            pass
+        fsync_dir(path.parent)
+
+
+# ------------------------------------------------------------------------------------- set aside
+
+
+def utc_stamp(now: datetime | None = None) -> str:
+    return (now or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+
+
+def set_aside(fleet: Fleet, resident: Resident, path: str | Path, *, now: datetime | None = None) -> Path:
+    """Rename one DIVERGENT artifact to ``<name>.divergent-<UTC stamp>`` so the next provision
+    re-creates it. Explicit only; nothing is deleted. Returns the new path."""
+    target = Path(os.path.normpath(Path(path).expanduser().absolute()))
+    plan = plan_resident(fleet, resident)
+    art = next((a for a in plan.artifacts if a.path == target), None)
+    if art is None:
+        known = "\n  ".join(str(a.path) for a in plan.artifacts)
+        raise PreparationError(f"not one of {resident.agent_id}'s provisioned files; they are:\n  {known}",
+                               path=target)
+    if art.status != DIVERGENT:
+        raise PreparationError(f"is {art.status}, not DIVERGENT: nothing to set aside", path=target)
+    if art.unsafe_at is not None and art.unsafe_at != target:
+        raise PreparationError(f"the problem is the path segment {art.unsafe_at} ({art.reason}); "
+                               "fix that by hand — setting this file aside would not help", path=target)
+    aside = target.with_name(f"{target.name}.divergent-{utc_stamp(now)}")
+    if _exists(aside):
+        raise PreparationError(f"{aside} already exists; try again in a second", path=target)
+    os.rename(target, aside)
+    fsync_dir(target.parent)
+    return aside

@@ -1,0 +1,48 @@
+"""What an emitter hands the composer: one file's path, owner, convergence rule and exact bytes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from generators import layout, template
+from generators.errors import UnsupportedError
+
+BEARER = "bearer"
+FLEET = "fleet"
+
+# Convergence rules (spec §6): how an existing file is compared with what the fleet would write.
+CREATE_ONLY = "create-only"          # bearer files: any content is MATCH
+KIMI_CONFIG = "kimi-config"          # owned projection of config.toml
+KIMI_MCP = "kimi-mcp"                # prefixed mcpServers of mcp.json
+OPENCODE_CONFIG = "opencode-config"  # instructions + prefixed mcp of opencode.jsonc
+WHOLE_FILE = "whole-file"            # scripts: byte for byte
+
+
+@dataclass(frozen=True)
+class EmittedFile:
+    path: Path
+    owner: str
+    convergence: str
+    content: bytes
+    mode: int
+    # The trusted directory this file must stay inside; no segment below it may be a symlink.
+    root: Path
+
+
+def comment_safe(text: str) -> str:
+    """An agent id inside a one-line comment: quoted and escaped, so it can never end the comment."""
+    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+
+
+def bearer_emission(fleet, resident, harness: str) -> tuple[Path, list[EmittedFile]]:
+    """Checks shared by both emitters, then the four create-only memory files. Returns (home, files)."""
+    if resident.harness != harness:
+        raise UnsupportedError(f"{resident.agent_id}: not a {harness} resident ({resident.harness})")
+    if not fleet.enabled_servers(resident):
+        raise UnsupportedError(f"{resident.agent_id}: no enabled MCP servers in the catalog for this resident",
+                               path=fleet.path)
+    home = layout.instance_home(fleet.instance_root, resident.agent_id, resident.harness)
+    files = [EmittedFile(home / "memory" / name, BEARER, CREATE_ONLY, content, 0o600, fleet.instance_root)
+             for name, content in template.bearer_files(resident.agent_id, resident.harness).items()]
+    return home, files

@@ -1,0 +1,21 @@
+"""What the identity-anchor hook injects, counted without running it.
+
+The wrapper text lives only in the hook script; this module imports the script's own ``render`` so
+the byte count can never drift from what the hook prints.
+"""
+
+from __future__ import annotations
+
+from generators.scripts.identity_anchor_hook import TRIGGER_BOOT, TRIGGER_RELOAD, render
+
+__all__ = ["TRIGGER_BOOT", "TRIGGER_RELOAD", "injected", "injected_bytes"]
+
+
+def injected(memory_dir: str, files: dict[str, bytes], trigger: str = TRIGGER_BOOT, wake_route: bool = False) -> bytes:
+    """The exact stdout of the hook at a boundary. ``files``: boot file name → content, in boot order,
+    only the files that exist."""
+    return render(str(memory_dir), list(files.items()), trigger, wake_route)
+
+
+def injected_bytes(memory_dir: str, files: dict[str, bytes], trigger: str = TRIGGER_BOOT, wake_route: bool = False) -> int:
+    return len(injected(memory_dir, files, trigger, wake_route))

@@ -1,0 +1,442 @@
+"""The fleet manifest (``fleet.toml``): who the residents are and what the fleet owns for each.
+
+The format is documented in ``docs/fleet-manifest.md``. Parsing is tomlkit; every error names the
+key and the line it sits on, and loading never writes anything.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomlkit
+from tomlkit.exceptions import ParseError
+
+from curator.errors import CuratorError
+from curator.fsio import read_bytes
+from generators.errors import PreparationError, UnsupportedError
+
+HARNESSES = ("kimi-code", "opencode")
+PERMISSION_MODES = ("manual", "yolo", "auto")
+# kimi-code's full event list: any other event makes the whole config.toml fail to load.
+KIMI_EVENTS = (
+    "PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest", "PermissionResult",
+    "UserPromptSubmit", "UserPromptQueued", "TurnStarted", "Stop", "StopFailure", "Interrupt",
+    "SessionStart", "SessionEnd", "SessionHeartbeat", "SubagentStart", "SubagentStop",
+    "TaskStarted", "PreCompact", "PostCompact", "Notification",
+)
+DEFAULT_MCP_PREFIX = "neo-mjs-"
+_SERVER_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+class ManifestError(PreparationError):
+    """A manifest that cannot be used; the message names the file, the key and the line."""
+
+
+@dataclass(frozen=True)
+class McpServer:
+    """One catalog entry: a local command (``command``/``args``/``env``/``cwd``) or a remote ``url``."""
+
+    name: str
+    enabled: bool = True
+    command: str | None = None
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
+    cwd: str | None = None
+    url: str | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def is_remote(self) -> bool:
+        return self.url is not None
+
+
+@dataclass(frozen=True)
+class FleetHook:
+    """An extra kimi-code ``[[hooks]]`` entry, appended after the identity-anchor pair."""
+
+    event: str
+    command: str
+    matcher: str | None = None
+    timeout: int | None = None
+
+
+@dataclass(frozen=True)
+class Resident:
+    agent_id: str
+    harness: str
+    repo: Path
+    mcp_overrides: dict[str, bool] = field(default_factory=dict)
+    allowed_paths: tuple[Path, ...] = ()
+    model: str | None = None
+
+
+@dataclass(frozen=True)
+class Fleet:
+    path: Path
+    instance_root: Path
+    mcp_prefix: str
+    catalog: dict[str, McpServer]
+    default_model: str
+    default_permission_mode: str
+    hooks: tuple[FleetHook, ...]
+    residents: tuple[Resident, ...]
+    harness_cli: dict[str, str] = field(default_factory=dict)
+    # Interpreter that runs the identity-anchor hook; None = the running interpreter, resolved.
+    hook_python: str | None = None
+
+    def resident(self, agent_id: str) -> Resident:
+        for resident in self.residents:
+            if resident.agent_id == agent_id:
+                return resident
+        known = ", ".join(r.agent_id for r in self.residents) or "none"
+        raise PreparationError(f"no resident {agent_id!r} in the manifest (known: {known})", path=self.path)
+
+    def enabled_servers(self, resident: Resident) -> list[McpServer]:
+        """The curated MCP matrix: catalog default, flipped only by a literal ``true``/``false`` override."""
+        chosen = []
+        for name, server in self.catalog.items():
+            enabled = server.enabled
+            if name in resident.mcp_overrides:
+                enabled = resident.mcp_overrides[name]
+            if enabled:
+                chosen.append(server)
+        return chosen
+
+
+# ---------------------------------------------------------------------------------------- loading
+
+
+def load_manifest(path: str | Path) -> Fleet:
+    path = Path(path).expanduser().absolute()
+    try:
+        raw = read_bytes(path)
+    except CuratorError as err:
+        raise ManifestError(err.message, path=path) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise ManifestError(f"not UTF-8 (byte {err.start})", path=path) from None
+    return parse_manifest(text, path)
+
+
+def parse_manifest(text: str, path: str | Path) -> Fleet:
+    path = Path(path).absolute()
+    try:
+        doc = tomlkit.parse(text).unwrap()
+    except ParseError as err:
+        raise ManifestError(f"invalid TOML at line {err.line}, column {err.col}: {_parse_reason(err)}",
+                            path=path) from None
+    return _Reader(text, path).fleet(doc)
+
+
+def _parse_reason(err: ParseError) -> str:
+    return str(err).split(" at line ")[0]
+
+
+class _Reader:
+    """Turns the unwrapped TOML into a Fleet, naming key and line on the first bad value."""
+
+    def __init__(self, text: str, path: Path):
+        self.text = text
+        self.path = path
+        self.base = path.parent
+
+    # -- errors
+
+    def fail(self, where: tuple, message: str, *, unsupported: bool = False):
+        line = locate(self.text, where)
+        at = f" (line {line})" if line else ""
+        cls = UnsupportedError if unsupported else ManifestError
+        raise cls(f"{_dotted(where)}{at}: {message}", path=self.path)
+
+    # -- typed getters
+
+    def get(self, table: dict, where: tuple, key: str, kind: type | tuple, *, required=False, default=None):
+        if key not in table:
+            if required:
+                self.fail(where, f"missing required key {key!r}")
+            return default
+        value = table[key]
+        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+            names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            self.fail(where + (key,), f"expected {_type_word(names)}, got {_describe(value)}")
+        return value
+
+    def str_list(self, table: dict, where: tuple, key: str) -> list[str]:
+        values = self.get(table, where, key, list, default=[])
+        for index, value in enumerate(values):
+            if not isinstance(value, str):
+                self.fail(where + (key,), f"item {index} must be a string, got {_describe(value)}")
+        return values
+
+    def str_table(self, table: dict, where: tuple, key: str) -> dict[str, str]:
+        values = self.get(table, where, key, dict, default={})
+        for name, value in values.items():
+            if not isinstance(value, str):
+                self.fail(where + (key, name), f"expected a string, got {_describe(value)}")
+        return dict(values)
+
+    def only_keys(self, table: dict, where: tuple, allowed: tuple[str, ...]) -> None:
+        for key in table:
+            if key not in allowed:
+                self.fail(where + (key,), f"unknown key (allowed: {', '.join(allowed)})")
+
+    def abspath(self, value: str) -> Path:
+        # Lexical normalisation only: symlinks stay visible so the composer can refuse them.
+        return Path(os.path.normpath(self.base / os.path.expanduser(value)))
+
+    # -- the document
+
+    def fleet(self, doc: dict) -> Fleet:
+        top = ()
+        self.only_keys(doc, top, ("instance_root", "mcp_prefix", "default_model", "default_permission_mode",
+                                  "hook_python", "harness_cli", "mcp", "hooks", "residents"))
+        instance_root = self.get(doc, top, "instance_root", str, required=True)
+        prefix = self.get(doc, top, "mcp_prefix", str, default=DEFAULT_MCP_PREFIX)
+        if not prefix:
+            self.fail(("mcp_prefix",), "must not be empty (it marks the MCP entries the fleet owns)")
+        model = self.get(doc, top, "default_model", str, required=True)
+        mode = self.get(doc, top, "default_permission_mode", str, default="manual")
+        if mode not in PERMISSION_MODES:
+            self.fail(("default_permission_mode",), f"{mode!r} is not one of {', '.join(PERMISSION_MODES)}")
+        hook_python = self.get(doc, top, "hook_python", str)
+        if hook_python is not None and not os.path.isabs(os.path.expanduser(hook_python)):
+            self.fail(("hook_python",), "must be an absolute interpreter path")
+        harness_cli = self.str_table(doc, top, "harness_cli")
+        for name in harness_cli:
+            if name not in HARNESSES:
+                self.fail(("harness_cli", name), f"unknown harness (known: {', '.join(HARNESSES)})")
+        catalog = self.catalog(self.get(doc, top, "mcp", dict, default={}), prefix)
+        hooks = tuple(self.hook(i, h) for i, h in enumerate(self.get(doc, top, "hooks", list, default=[])))
+        residents = self.get(doc, top, "residents", list, default=[])
+        parsed = []
+        seen: set[str] = set()
+        for index, entry in enumerate(residents):
+            resident = self.resident(index, entry)
+            if resident.agent_id in seen:
+                self.fail(("residents", index, "agent_id"), f"duplicate agent_id {resident.agent_id!r}")
+            seen.add(resident.agent_id)
+            parsed.append(resident)
+        return Fleet(
+            path=self.path,
+            instance_root=self.abspath(instance_root),
+            mcp_prefix=prefix,
+            catalog=catalog,
+            default_model=model,
+            default_permission_mode=mode,
+            hooks=hooks,
+            residents=tuple(parsed),
+            harness_cli={k: os.path.expanduser(v) for k, v in harness_cli.items()},
+            hook_python=os.path.expanduser(hook_python) if hook_python else None,
+        )
+
+    def catalog(self, table: dict, prefix: str) -> dict[str, McpServer]:
+        servers = {}
+        for name, entry in table.items():
+            where = ("mcp", name)
+            if not isinstance(entry, dict):
+                self.fail(where, f"expected a table, got {_describe(entry)}")
+            if not _SERVER_NAME.match(name):
+                self.fail(where, "server names may hold only letters, digits, '-' and '_'", unsupported=True)
+            if not name.startswith(prefix):
+                self.fail(where, f"must start with the mcp_prefix {prefix!r}: the fleet owns only prefixed entries",
+                          unsupported=True)
+            self.only_keys(entry, where, ("enabled", "command", "args", "env", "cwd", "url", "headers"))
+            command = self.get(entry, where, "command", str)
+            url = self.get(entry, where, "url", str)
+            if (command is None) == (url is None):
+                self.fail(where, "needs exactly one of 'command' (local) or 'url' (remote)", unsupported=True)
+            if url is not None and any(k in entry for k in ("args", "env", "cwd")):
+                self.fail(where, "a remote ('url') server takes no args/env/cwd", unsupported=True)
+            if command is not None and "headers" in entry:
+                self.fail(where, "a local ('command') server takes no headers", unsupported=True)
+            servers[name] = McpServer(
+                name=name,
+                enabled=self.get(entry, where, "enabled", bool, default=True),
+                command=command,
+                args=tuple(self.str_list(entry, where, "args")),
+                env=self.str_table(entry, where, "env"),
+                cwd=self.get(entry, where, "cwd", str),
+                url=url,
+                headers=self.str_table(entry, where, "headers"),
+            )
+        return servers
+
+    def hook(self, index: int, entry: Any) -> FleetHook:
+        where = ("hooks", index)
+        if not isinstance(entry, dict):
+            self.fail(where, f"expected a table, got {_describe(entry)}")
+        self.only_keys(entry, where, ("event", "command", "matcher", "timeout"))
+        event = self.get(entry, where, "event", str, required=True)
+        if event not in KIMI_EVENTS:
+            self.fail(where + ("event",), f"{event!r} is not a kimi-code hook event")
+        timeout = self.get(entry, where, "timeout", int)
+        if timeout is not None and not 1 <= timeout <= 600:
+            self.fail(where + ("timeout",), f"{timeout} is outside 1-600 seconds")
+        return FleetHook(
+            event=event,
+            command=self.get(entry, where, "command", str, required=True),
+            matcher=self.get(entry, where, "matcher", str),
+            timeout=timeout,
+        )
+
+    def resident(self, index: int, entry: Any) -> Resident:
+        where = ("residents", index)
+        if not isinstance(entry, dict):
+            self.fail(where, f"expected a table, got {_describe(entry)}")
+        self.only_keys(entry, where, ("agent_id", "harness", "repo", "mcp", "allowed_paths", "model"))
+        agent_id = self.get(entry, where, "agent_id", str, required=True)
+        if not agent_id.strip():
+            self.fail(where + ("agent_id",), "must not be empty")
+        harness = self.get(entry, where, "harness", str, required=True)
+        if harness not in HARNESSES:
+            self.fail(where + ("harness",), f"unknown harness {harness!r} (supported: {', '.join(HARNESSES)})",
+                      unsupported=True)
+        repo = self.get(entry, where, "repo", str, required=True)
+        # Sparse overrides: unknown names are ignored, anything but literal true means off.
+        overrides = {name: value is True for name, value in self.get(entry, where, "mcp", dict, default={}).items()}
+        return Resident(
+            agent_id=agent_id,
+            harness=harness,
+            repo=self.abspath(repo),
+            mcp_overrides=overrides,
+            allowed_paths=tuple(self.abspath(p) for p in self.str_list(entry, where, "allowed_paths")),
+            model=self.get(entry, where, "model", str),
+        )
+
+
+def _type_word(name: str) -> str:
+    return {"str": "a string", "int": "an integer", "bool": "true or false", "list": "an array",
+            "dict": "a table"}.get(name, name)
+
+
+def _describe(value: Any) -> str:
+    kind = {str: "a string", bool: "a boolean", int: "an integer", float: "a float", list: "an array",
+            dict: "a table"}.get(type(value), type(value).__name__)
+    return f"{kind} ({value!r})" if isinstance(value, (str, int, float, bool)) else kind
+
+
+def _dotted(where: tuple) -> str:
+    out = ""
+    for part in where:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "manifest"
+
+
+# ------------------------------------------------------------------------------ key → line number
+
+_HEADER = re.compile(r"^\s*(\[\[|\[)\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")
+_KEY = re.compile(r'^\s*("([^"]*)"|\'([^\']*)\'|[A-Za-z0-9_-]+)\s*=')
+
+
+def _header_parts(name: str) -> tuple[str, ...]:
+    parts = re.findall(r'"([^"]*)"|\'([^\']*)\'|([^.\s]+)', name)
+    return tuple(next(p for p in groups if p) for groups in parts)
+
+
+def locate(text: str, where: tuple) -> int | None:
+    """The 1-based line of ``where`` (e.g. ``("residents", 2, "harness")``), or its table's line.
+
+    tomlkit keeps no positions, so this walks the text: table headers (counting ``[[array]]``
+    entries) and ``key =`` lines. Inline tables resolve to the line of their key.
+    """
+    table_path = tuple(p for p in where[:-1]) if where else ()
+    key = where[-1] if where and not isinstance(where[-1], int) else None
+    if key is None:
+        table_path = where
+    best = None
+    current: tuple = ()
+    counts: dict[tuple[str, ...], int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        header = _HEADER.match(line)
+        if header:
+            parts = _header_parts(header.group(2))
+            if header.group(1) == "[[":
+                counts[parts] = counts.get(parts, -1) + 1
+                current = _with_indexes(parts, counts)
+            else:
+                current = _with_indexes(parts, counts)
+            if current == tuple(where):
+                return number
+            if current == table_path and best is None:
+                best = number
+            continue
+        match = _KEY.match(line)
+        if match:
+            name = match.group(2) or match.group(3) or match.group(1)
+            if key is not None and current + (name,) == tuple(where):
+                return number
+            if current + (name,) == table_path and best is None:
+                best = number  # a key holding an inline table or an array
+            if current == () and where and name == where[0] and best is None:
+                best = number
+    return best
+
+
+def _with_indexes(parts: tuple[str, ...], counts: dict[tuple[str, ...], int]) -> tuple:
+    """``residents.mcp`` inside the third ``[[residents]]`` is ("residents", 2, "mcp")."""
+    out: list = []
+    for size in range(1, len(parts) + 1):
+        out.append(parts[size - 1])
+        prefix = parts[:size]
+        if prefix in counts:
+            out.append(counts[prefix])
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------ example manifest
+
+
+def example_manifest(root_dir: str | Path) -> str:
+    """A working manifest rooted in ``root_dir``: one kimi-code and one opencode resident."""
+    root = Path(root_dir).expanduser().absolute()
+    return f'''# Fleet manifest for seat-curator (format: docs/fleet-manifest.md).
+# Relative paths resolve from this file's directory.
+
+instance_root = "{_toml_str(str(root / "instances"))}"
+mcp_prefix = "neo-mjs-"
+default_model = "kimi-k2"
+default_permission_mode = "manual"
+
+# Optional: the harness CLIs the canary drives (default: found on PATH).
+[harness_cli]
+# kimi-code = "/usr/local/bin/kimi"
+# opencode = "/usr/local/bin/opencode"
+
+# The MCP catalog. Names must start with mcp_prefix; 'enabled' is the fleet default.
+[mcp.neo-mjs-memory-core]
+command = "npx"
+args = ["-y", "@neo.mjs/memory-core-mcp"]
+env = {{ MEMORY_CORE_URL = "http://127.0.0.1:8765" }}
+enabled = true
+
+[mcp.neo-mjs-github-workflow]
+url = "https://mcp.example.invalid/github"
+enabled = false
+
+# Extra kimi-code hooks, appended after the identity-anchor pair.
+# [[hooks]]
+# event = "Stop"
+# command = "/usr/local/bin/notify-operator"
+# timeout = 10
+
+[[residents]]
+agent_id = "@neo-kimi-iris"
+harness = "kimi-code"
+repo = "{_toml_str(str(root / "repos" / "iris"))}"
+mcp = {{ neo-mjs-github-workflow = true }}
+
+[[residents]]
+agent_id = "@neo-opencode-juno"
+harness = "opencode"
+repo = "{_toml_str(str(root / "repos" / "juno"))}"
+allowed_paths = ["{_toml_str(str(root / "shared"))}"]
+'''
+
+
+def _toml_str(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')

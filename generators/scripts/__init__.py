@@ -1,0 +1,1 @@
+"""Standalone, stdlib-only scripts the generators emit into a seat (see generators/script_source.py)."""
