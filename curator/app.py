@@ -14,6 +14,7 @@ from textual.app import App
 from textual.binding import Binding
 
 import styles
+from curator.errors import CuratorError
 from curator.screens.help import HelpScreen, described_bindings
 from curator.screens.palette import CuratorCommands
 
@@ -56,6 +57,9 @@ class CuratorApp(App[int]):
             from curator.screens.fleet import FleetScreen
 
             self.push_screen(FleetScreen(self.fleet_path))
+            if self.memory_dir is not None:
+                self.open_seat(self.memory_dir, resident_id=self.resident_id or self.resident_for(self.memory_dir),
+                               profile=self.profile)
         else:
             self.open_seat(self.memory_dir, resident_id=self.resident_id, profile=self.profile)
 
@@ -63,6 +67,45 @@ class CuratorApp(App[int]):
         from curator.screens.index import IndexScreen
 
         self.push_screen(IndexScreen(memory_dir, resident_id=resident_id, profile=profile))
+
+    def open_preview(self, resident_ids: list[str]) -> None:
+        """The re-provision preview; when it changed something, the fleet panel re-plans."""
+        from curator.screens.fleet import FleetScreen
+        from curator.screens.preview import PreviewScreen
+
+        def done(changed: bool | None) -> None:
+            if changed:
+                for screen in self.screen_stack:
+                    if isinstance(screen, FleetScreen):
+                        screen.refresh_plan()
+
+        self.push_screen(PreviewScreen(self.fleet_path, resident_ids), done)
+
+    def preview_for(self, resident_id: str | None, memory_dir: Path | None) -> None:
+        """``p`` on the index screen: the preview for this seat, if the app knows its fleet."""
+        if self.fleet_path is None:
+            self.notify("No fleet manifest: open with `seat-curator tui --fleet fleet.toml` to preview provisioning.",
+                        severity="warning", markup=False)
+            return
+        if resident_id is None:
+            resident_id = self.resident_for(memory_dir)
+        if resident_id is None:
+            self.notify(f"{memory_dir} is not a seat of {self.fleet_path}.", severity="warning", markup=False)
+            return
+        self.open_preview([resident_id])
+
+    def resident_for(self, memory_dir: Path | None) -> str | None:
+        from generators.composer import plan_fleet
+        from generators.manifest import load_manifest
+
+        if memory_dir is None:
+            return None
+        try:
+            plans = plan_fleet(load_manifest(self.fleet_path))
+        except CuratorError:
+            return None
+        wanted = Path(memory_dir).resolve()
+        return next((p.agent_id for p in plans if p.memory_dir.resolve() == wanted), None)
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

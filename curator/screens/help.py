@@ -9,6 +9,7 @@ from textual.dom import DOMNode
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
+from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
 
 # Keys owned by the editor widget itself (TextArea), listed so the help is complete.
@@ -59,12 +60,11 @@ class HelpScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("Key", "Action")
-        for keys, description in self.screen_keys:
-            table.add_row(verbatim(keys, "bold"), verbatim(description))
+        rows = [((verbatim(keys, "bold"), verbatim(description)), None) for keys, description in self.screen_keys]
         if self.editor:
-            for keys, description in EDITOR_KEYS:
-                table.add_row(verbatim(keys, "bold"), verbatim(description + " (editor)"))
+            rows += [((verbatim(keys, "bold"), verbatim(description + " (editor)")), None)
+                     for keys, description in EDITOR_KEYS]
+        fill(table, [("Key", "key"), ("Action", "action")], rows, max_width=80)
         table.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

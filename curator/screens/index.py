@@ -26,6 +26,7 @@ from curator.meter import Limits, measure
 from curator.screens.dialogs import ConfirmDialog, ConflictDialog, DiffDialog
 from curator.widgets.byte_meter import ByteMeter
 from curator.widgets.entries_table import EntriesTable
+from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
 
 INDEX_NAME = "MEMORY.md"
@@ -96,11 +97,6 @@ class IndexScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#merge-table", DataTable).add_columns("Entries", "Section", "Saves", "Why")
-        self.query_one("#trim-table", DataTable).add_columns("Entry", "Bytes", "Saves", "Suggestion")
-        self.query_one("#archive-table", DataTable).add_columns("Section", "Bytes", "Archived entry")
-        self.query_one("#pointers-table", DataTable).add_columns("Problem", "Where", "Target", "Did you mean / why")
-        self.query_one("#load-table", DataTable).add_columns("Harness", "Loads", "Cut", "Drops")
         self.load_from_disk()
         self.query_one("#editor", TextArea).focus()
 
@@ -210,36 +206,42 @@ class IndexScreen(Screen):
         self.query_one(EntriesTable).show(rows)
 
     def show_pointers(self, analysis) -> None:
-        table = self.query_one("#pointers-table", DataTable)
-        table.clear()
         report = analysis.pointers
+        rows = []
         for d in report.dangling:
-            hint = f"did you mean {d.suggestion}?" if d.suggestion else d.reason
-            table.add_row(verbatim("DANGLING", "bold $error"), verbatim(f"{d.file}:{d.line}"),
-                          verbatim(d.target), verbatim(hint))
+            hint = f"{d.reason}; did you mean {d.suggestion}?" if d.suggestion else d.reason
+            rows.append((verbatim("DANGLING", "bold $error"), verbatim(f"{d.file}:{d.line}"),
+                         verbatim(d.target), verbatim(hint)))
         for name in report.orphans:
-            table.add_row(verbatim("ORPHAN", "bold $warning"), verbatim(name), verbatim("—"),
-                          verbatim("nothing links here: a deleted memory unless re-linked"))
+            rows.append((verbatim("ORPHAN", "bold $warning"), verbatim(name), verbatim("—"),
+                         verbatim("nothing links here: a deleted memory unless re-linked")))
         for e in report.escapes:
-            table.add_row(verbatim("ESCAPE", "bold $error"), verbatim(f"{e.file}:{e.line}"),
-                          verbatim(e.target), verbatim(e.reason))
+            rows.append((verbatim("ESCAPE", "bold $error"), verbatim(f"{e.file}:{e.line}"),
+                         verbatim(e.target), verbatim(e.reason)))
         for u in report.unreadable:
-            table.add_row(verbatim("UNREADABLE", "bold $error"), verbatim(u.file), verbatim("—"), verbatim(u.message))
+            rows.append((verbatim("UNREADABLE", "bold $error"), verbatim(u.file), verbatim("—"), verbatim(u.message)))
+        if not rows:
+            rows.append((verbatim("OK", "$success"), verbatim("—"), verbatim("—"),
+                         verbatim(f"every pointer resolves; {len(report.files)} files checked")))
+        fill(self.query_one("#pointers-table", DataTable),
+             [("Problem", "problem"), ("Where", "where"), ("Target", "target"), ("Did you mean / why", "why")],
+             [(cells, None) for cells in rows])
         count = report.problem_count
         label = f"Pointers ({count})" if count else "Pointers"
         self.query_one(TabbedContent).get_tab("pointers").label = Content(label)
 
     def show_loads(self, analysis) -> None:
-        table = self.query_one("#load-table", DataTable)
-        table.clear()
+        rows = []
         for name, load in analysis.loads.items():
             cut = "—" if load.cut_line is None else f"after line {load.cut_line}"
             lost = load.lost_entries
             drops = "nothing" if not lost else ", ".join(f"line {e.line}" for e in lost[:6]) + (
                 f" … (+{len(lost) - 6})" if len(lost) > 6 else "")
             style = "$error" if lost else ""
-            table.add_row(verbatim(name, "bold"), verbatim(f"{load.loaded_bytes:,} B"), verbatim(cut),
-                          verbatim(drops, style), key=name)
+            rows.append(((verbatim(name, "bold"), verbatim(f"{load.loaded_bytes:,} B"), verbatim(cut),
+                          verbatim(drops, style)), name))
+        fill(self.query_one("#load-table", DataTable),
+             [("Harness", "harness"), ("Loads", "loads"), ("Cut", "cut"), ("Drops", "drops")], rows)
         self._load_notes = {name: load.note for name, load in analysis.loads.items()}
 
     def show_merge(self, candidates: list) -> None:
@@ -291,7 +293,7 @@ class IndexScreen(Screen):
             self.dismiss()
 
     def action_preview(self) -> None:
-        self.app.action_preview_for(self.resident_id, self.memory_dir)
+        self.app.preview_for(self.resident_id, self.memory_dir)
 
     # -- saving, conflicts, undo -------------------------------------------------------------------
     def action_save(self) -> None:

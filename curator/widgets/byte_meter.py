@@ -12,6 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from curator.meter import Meter
+from curator.widgets.verbatim import verbatim
 
 ZONE_WORDS = {"ok": "OK", "over-target": "OVER TARGET", "over-limit": "OVER READ LIMIT"}
 ZONE_STYLES = {"ok": "$success", "over-target": "$warning", "over-limit": "$error"}
@@ -77,3 +78,16 @@ class ByteMeter(Widget):
             return Content("measuring…")
         width = self.content_size.width or 40
         return Content("\n").join([bar(self.reading, width), words(self.reading, self.line_cap, self.profile)])
+
+
+def mini_meter(reading: Meter | None, width: int = 8) -> Content:
+    """A one-cell meter for tables: a short bar against the read limit, then bytes and the zone word."""
+    if reading is None:
+        return verbatim("no index yet", "$text-muted")
+    filled = min(width, round(reading.bytes / reading.read_limit * width))
+    style = ZONE_STYLES.get(reading.zone, "")
+    word = {"ok": "OK", "over-target": "OVER", "over-limit": "LIMIT"}.get(reading.zone, reading.zone)
+    return Content.assemble(
+        ("█" * filled, style), ("░" * (width - filled), "$foreground-darken-3"),
+        f" {reading.bytes / 1000:5.1f}k ", (word, f"bold {style}"),
+    )

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import DataTable
 
+from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
 
 SORTS = ("line", "bytes", "section", "pointers")
@@ -37,33 +38,28 @@ class EntriesTable(DataTable):
         self.marked: set[str] = set()
         self.sort_by = "line"
 
-    def on_mount(self) -> None:
-        self.add_column("✓", key="mark", width=1)
-        self.add_column("Line", key="line")
-        self.add_column("Section", key="section", width=14)
-        self.add_column("Bytes", key="bytes")
-        self.add_column("Share", key="share")
-        self.add_column("Ptrs", key="pointers")
-        self.add_column("Entry", key="text")
+    COLUMNS = [("✓", "mark"), ("Line", "line"), ("Section", "section"), ("Bytes", "bytes"), ("Share", "share"),
+               ("Ptrs", "pointers"), ("Entry", "text")]
 
     def show(self, rows: list[EntryRow]) -> None:
         """Replace the rows, keeping marks (for ids that still exist), the sort and the cursor entry."""
         current = self.cursor_entry_id()
         self.rows_by_id = {row.id: row for row in rows}
         self.marked &= set(self.rows_by_id)
-        self.clear()
+        table_rows = []
         for row in self._sorted(rows):
             first_line = row.text.split("\n", 1)[0]
-            self.add_row(
+            cells = (
                 verbatim("✓" if row.id in self.marked else " ", "bold $accent"),
                 verbatim(row.line),
                 verbatim(row.section or "(top)"),
                 verbatim(f"{row.nbytes:,}"),
                 verbatim(f"{row.share:.1%}"),
                 verbatim(row.pointers, POINTER_STYLES.get(row.pointers, "$warning")),
-                verbatim(first_line[:120]),
-                key=row.id,
+                verbatim(first_line),
             )
+            table_rows.append((cells, row.id))
+        fill(self, self.COLUMNS, table_rows, widths={"mark": 1, "section": 12, "text": 100})
         if current in self.rows_by_id:
             self.move_cursor(row=self.get_row_index(current))
 
