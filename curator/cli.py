@@ -18,6 +18,8 @@ COMMAND_MODULES = [
     "curator.commands.app",
     "curator.commands.check",
     "curator.commands.fleet",
+    "curator.commands.canary",
+    "curator.commands.levers",
 ]
 
 

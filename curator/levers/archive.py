@@ -1,0 +1,192 @@
+"""Move-to-archive: cold entries leave MEMORY.md for ARCHIVE.md, and can come back.
+
+ARCHIVE.md sits beside MEMORY.md, so an archived entry's relative links still resolve and its
+detail files stay reachable (the pointer graph treats ARCHIVE.md as a root). It is created on first
+need with a short header; entries go under the same section heading they had in the index, each
+stamped ``· archived YYYY-MM-DD`` at the end of its first line. Restore removes the stamp and puts
+the entry back at the end of its section (a heading left empty in ARCHIVE.md goes too).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+from rapidfuzz import fuzz, process, utils
+
+from curator.change import Change, digest
+from curator.errors import InputError
+from curator.index_model import Entry, HotIndex, parse_index
+from curator.levers.text import content_end, entries_by_id, entry_source, read_optional
+from curator.pointers import check_pointers
+
+INDEX_NAME = "MEMORY.md"
+ARCHIVE_NAME = "ARCHIVE.md"
+UNSECTIONED = "Unsectioned"  # archive heading for entries that sat above the index's first heading
+STAMP = re.compile(r" · archived \d{4}-\d{2}-\d{2}(?=\r?\n?$)")
+SEARCH_CUTOFF = 50
+
+ARCHIVE_HEADER = (
+    "# Archive\n"
+    "\n"
+    "> Cold entries moved out of the hot index (MEMORY.md) by move-to-archive. This file is not\n"
+    "> loaded with the index: grep it (or run `seat-curator archive-search`) when you need it.\n"
+    "> Links still work, so detail files stay reachable; `seat-curator restore` moves an entry back.\n"
+)
+
+
+@dataclass(frozen=True)
+class Hit:
+    entry_id: str  # the id in ARCHIVE.md (what `restore` takes)
+    section: str
+    line: int
+    score: float
+    text: str
+    archived_on: str  # YYYY-MM-DD from the stamp, '' if none
+
+
+def _with_newline(data: bytes, newline: bytes) -> bytes:
+    return data if not data or data.endswith(b"\n") else data + newline
+
+
+def _insert_under(doc: HotIndex, heading: str, level: int, block: bytes) -> tuple[int, bytes]:
+    """(offset, bytes) that put ``block`` at the end of section ``heading`` (created at the end)."""
+    section = doc.section_named(heading) if heading else None
+    if section is not None and section.level > 0:
+        if section.entry_ids:
+            last = doc.entry(section.entry_ids[-1])
+            if last.end_offset == len(doc.raw) and not doc.raw.endswith(b"\n"):
+                return last.end_offset, doc.newline + block
+            return last.end_offset, block
+        heading_line = doc.lines[section.start]
+        at = heading_line.offset + len(heading_line.raw)
+        return at, (b"" if heading_line.raw.endswith(b"\n") else doc.newline) + block
+    nl = doc.newline
+    title = ("#" * max(level, 2) + " " + (heading or UNSECTIONED)).encode("utf-8")
+    lead = b"" if not doc.raw else (b"" if doc.raw.endswith(b"\n") else nl) + nl
+    return len(doc.raw), lead + title + nl + block
+
+
+def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: date) -> Change:
+    entries = entries_by_id(index, entry_ids)
+    if not entries:
+        raise InputError("name at least one entry to archive", path=INDEX_NAME)
+    old_archive = read_optional(Path(memory_dir), ARCHIVE_NAME)
+    archive_raw = old_archive if old_archive is not None else ARCHIVE_HEADER.encode().replace(b"\n", index.newline)
+    archive = parse_index(archive_raw)
+    stamp = f" · archived {today.isoformat()}".encode()
+
+    levels = {s.heading: s.level for s in index.sections}
+    blocks: dict[str, bytes] = {}
+    for entry in sorted(entries, key=lambda e: e.offset):
+        entry_source(index, entry)  # refuses an entry with bytes that are not UTF-8
+        cut = content_end(index, entry.line) - entry.offset
+        raw = index.entry_bytes(entry)
+        blocks[entry.section] = blocks.get(entry.section, b"") + _with_newline(raw[:cut] + stamp + raw[cut:], index.newline)
+
+    # Sections already in ARCHIVE.md get their block spliced in; new ones are appended in order.
+    edits, appended = [], b""
+    for heading, block in blocks.items():
+        if heading and archive.section_named(heading) is not None:
+            edits.append(_insert_under(archive, heading, levels.get(heading, 2), block))
+    tail = parse_index(archive_raw)
+    for heading, block in blocks.items():
+        if not (heading and archive.section_named(heading) is not None):
+            at, data = _insert_under(tail, heading, levels.get(heading, 2), block)
+            appended += data
+            tail = parse_index(tail.raw + data)
+    new_archive = archive.splice([(at, at, data) for at, data in edits]) + appended
+
+    new_index = index.splice([(e.offset, e.end_offset, b"") for e in entries])
+    files = {INDEX_NAME: new_index, ARCHIVE_NAME: new_archive}
+    return Change(
+        description=f"archive {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} ({', '.join(e.id for e in entries)})",
+        files=files,
+        bytes_saved=len(index.raw) - len(new_index),
+        entry_ids=tuple(e.id for e in entries),
+        warnings=tuple(_pointer_warnings(memory_dir, index, files)),
+        kind="archive",
+        base={INDEX_NAME: digest(index.raw), ARCHIVE_NAME: digest(old_archive)},
+    )
+
+
+def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str) -> Change:
+    archive_raw = read_optional(Path(memory_dir), ARCHIVE_NAME)
+    if archive_raw is None:
+        raise InputError("no ARCHIVE.md yet: nothing has been archived", path=Path(memory_dir) / ARCHIVE_NAME)
+    archive = parse_index(archive_raw)
+    if not archive.has_entry(archive_entry_id):
+        raise InputError(f"no archived entry with id {archive_entry_id} (see `seat-curator archive-search`)",
+                         path=ARCHIVE_NAME)
+    entry = archive.entry(archive_entry_id)
+    entry_source(archive, entry)
+    raw = archive.entry_bytes(entry)
+    cut = content_end(archive, entry.line) - entry.offset
+    restored = _with_newline(STAMP.sub("", raw[:cut].decode("utf-8"), count=1).encode("utf-8") + raw[cut:], index.newline)
+
+    # Leave the heading in ARCHIVE.md only if other entries still sit under it.
+    section = archive.section_named(entry.section)
+    start, end = entry.offset, entry.end_offset
+    if section is not None and section.level > 0 and section.entry_ids == (entry.id,):
+        at_end = section.end == len(archive.lines)  # then the blank line before the heading goes too
+        first = section.start - 1 if at_end and archive.lines[section.start - 1].is_blank else section.start
+        body = [line for line in archive.lines[section.start + 1 : section.end] if not line.is_blank]
+        if all(entry.line <= line.number <= entry.end_line for line in body):
+            start = archive.lines[first].offset
+            end = archive.lines[section.end - 1].offset + len(archive.lines[section.end - 1].raw)
+    new_archive = archive.splice([(start, end, b"")])
+
+    heading = entry.section
+    level = section.level if section is not None else 2
+    if heading == UNSECTIONED and index.section_named(UNSECTIONED) is None:
+        heading = ""  # it sat above the first heading: put it back at the end of the top part
+    at, data = _insert_under(index, heading, level, restored) if heading else _top_insert(index, restored)
+    new_index = index.splice([(at, at, data)])
+    files = {INDEX_NAME: new_index, ARCHIVE_NAME: new_archive}
+    return Change(
+        description=f"restore archived entry {entry.id} to section '{heading or '(top)'}'",
+        files=files,
+        bytes_saved=len(index.raw) - len(new_index),
+        entry_ids=(entry.id,),
+        warnings=tuple(_pointer_warnings(memory_dir, index, files)),
+        kind="restore",
+        base={INDEX_NAME: digest(index.raw), ARCHIVE_NAME: digest(archive_raw)},
+    )
+
+
+def _top_insert(index: HotIndex, block: bytes) -> tuple[int, bytes]:
+    top = index.sections[0] if index.sections and index.sections[0].level == 0 else None
+    if top is not None and top.entry_ids:
+        return index.entry(top.entry_ids[-1]).end_offset, block
+    return 0, block
+
+
+def _pointer_warnings(memory_dir, index: HotIndex, files: dict[str, bytes]) -> list[str]:
+    """Archive and restore keep every link verbatim; say so if the graph disagrees anyway."""
+    before = check_pointers(Path(memory_dir), parsed_index=index)
+    after = check_pointers(Path(memory_dir), overrides=files)
+    orphans = sorted(set(after.orphans) - set(before.orphans))
+    old = {(d.file, d.target) for d in before.dangling}
+    dangling = sorted({f"{d.file}: {d.target}" for d in after.dangling if (d.file, d.target) not in old})
+    return [f"orphaned detail file {name}" for name in orphans] + [f"dangling pointer {d}" for d in dangling]
+
+
+def search_archive(memory_dir: str | Path, query: str, *, limit: int = 20) -> list[Hit]:
+    """Fuzzy search over ARCHIVE.md's entries (link texts and targets included), best first."""
+    raw = read_optional(Path(memory_dir), ARCHIVE_NAME)
+    if raw is None or not query.strip():
+        return []
+    archive = parse_index(raw)
+    entries: list[Entry] = list(archive.entries)
+    choices = {i: entry.text for i, entry in enumerate(entries)}
+    hits = []
+    for _text, score, i in process.extract(
+        query, choices, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit, score_cutoff=SEARCH_CUTOFF
+    ):
+        entry = entries[i]
+        stamp = STAMP.search(entry.text.partition("\n")[0])
+        hits.append(Hit(entry.id, entry.section, entry.line, round(score, 1), entry.text,
+                        stamp.group(0).rsplit(" ", 1)[1] if stamp else ""))
+    return hits

@@ -1,0 +1,282 @@
+"""Merge-facet: entries that say the same thing become one line, and no pointer is lost on the way.
+
+Candidates: rapidfuzz similarity of the entries' words without links (token-sort ratio: word order
+does not matter), scored in rapidfuzz's C++ loop one row at a time (``process.extract``) rather than a
+Python pairwise loop, and only against entries whose length could still reach the cutoff. Pairs that
+share a link target, then pairs in the same section, come first.
+
+A merge puts one line in the place of the first entry: its lesson, then the other entries' distinct
+facets (clauses it does not already say, and every clause carrying a pointer it lacks). The pointer
+graph is re-checked on the result (``curator.pointers.check_pointers`` with the new bytes): a merge
+that drops a pointer the user did not name, leaves a dangling pointer, or orphans a detail file is
+refused with the list of what would be lost, unless forced.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+
+from rapidfuzz import fuzz, process, utils
+
+from curator import markdown
+from curator.change import Change, digest
+from curator.errors import CuratorError, InputError
+from curator.index_model import LIST_MARKER, Entry, HotIndex
+from curator.levers.text import clauses, content_end, entries_by_id, entry_source, entry_start, words_without_links
+from curator.pointers import PointerReport, check_pointers
+
+INDEX_NAME = "MEMORY.md"
+DEFAULT_CUTOFF = 70  # token-sort ratio (0-100) from which two entries count as saying the same thing
+COVERED = 90  # a facet whose words already appear this closely in the merged line is not repeated
+FACET_JOIN = "; "
+
+
+class MergeRefused(CuratorError):
+    """The merge would lose something; ``lost`` lists it. Force to merge anyway."""
+
+    code = "MERGE_WOULD_LOSE_POINTERS"
+
+    def __init__(self, lost: list[str], change: Change):
+        super().__init__("merge refused, it would lose: " + "; ".join(lost) + " (force to merge anyway)",
+                         path=INDEX_NAME)
+        self.lost = lost
+        self.change = change  # what forcing would apply, for a UI to preview
+
+
+@dataclass(frozen=True)
+class Candidate:
+    entry_ids: tuple[str, ...]
+    score: float  # 0-100 similarity of the words without links (the lowest pair in a group)
+    bytes_saved: int  # what the default merge saves in MEMORY.md
+    reason: str
+    section: str = ""  # '' when the entries sit in different sections
+    shared_target: str = ""  # a detail file every entry links to, if any
+
+
+def similarity_key(entry: Entry) -> str:
+    """Words without links, case-folded, tokens sorted: ratio on this is rapidfuzz's token_sort_ratio."""
+    return " ".join(sorted(utils.default_process(words_without_links(entry.body)).split()))
+
+
+def similar_pairs(keys: list[str], cutoff: float = DEFAULT_CUTOFF) -> dict[tuple[int, int], float]:
+    """Every pair (i < j) whose ratio reaches ``cutoff``, scored in rapidfuzz's C++ loop.
+
+    Keys are visited shortest first, and each is compared only with the longer keys that can still
+    reach the cutoff (ratio <= 2*shorter/(sum of lengths)), so most hopeless pairs are never scored.
+    """
+    order = sorted((i for i, key in enumerate(keys) if key), key=lambda i: len(keys[i]))
+    ordered = [keys[i] for i in order]
+    lengths = [len(key) for key in ordered]
+    reach = (200 - cutoff) / cutoff  # the longest partner a key of length 1 can still match
+    pairs: dict[tuple[int, int], float] = {}
+    for a, key in enumerate(ordered):
+        stop = bisect.bisect_right(lengths, lengths[a] * reach, lo=a + 1)
+        if stop <= a + 1:
+            continue
+        for _choice, score, b in process.extract(
+            key, ordered[a + 1 : stop], scorer=fuzz.ratio, processor=None, limit=None, score_cutoff=cutoff
+        ):
+            i, j = sorted((order[a], order[a + 1 + b]))
+            pairs[(i, j)] = score
+    return pairs
+
+
+def file_targets(entry: Entry) -> set[str]:
+    return {link.path for link in entry.pointers if link.kind == "file" and link.path}
+
+
+def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = DEFAULT_CUTOFF) -> list[Candidate]:
+    entries = list(index.entries)
+    keys = [similarity_key(entry) for entry in entries]
+    pairs = similar_pairs(keys, cutoff)
+    # Entries pointing at the same detail file are candidates whatever their wording.
+    by_target: dict[str, list[int]] = {}
+    for i, entry in enumerate(entries):
+        for target in file_targets(entry):
+            by_target.setdefault(target, []).append(i)
+    shared: dict[tuple[int, int], str] = {}
+    for target, members in sorted(by_target.items()):
+        for x, i in enumerate(members):
+            for j in members[x + 1 :]:
+                shared.setdefault((i, j), target)
+                if (i, j) not in pairs:
+                    pairs[(i, j)] = fuzz.ratio(keys[i], keys[j])
+
+    groups = [(tuple(group), score, target) for group, score, target in _groups(entries, pairs)]
+    ranked = [((i, j), score, shared.get((i, j), "")) for (i, j), score in pairs.items()] + groups
+
+    def rank(item):
+        group, score, target = item
+        same_section = len({entries[i].section for i in group}) == 1
+        return (not target, not same_section, -score, [entries[i].line for i in group])
+
+    ranked.sort(key=rank)
+    # Only the candidates shown are costed: the default merge text is built for each of them.
+    found = (_candidate(index, [entries[i] for i in group], score, target) for group, score, target in ranked)
+    return list(islice((c for c in found if c is not None), limit))
+
+
+def _groups(entries: list[Entry], pairs: dict) -> list[tuple[list[int], float, str]]:
+    """Three or more entries that are all pairwise similar (a clique within a connected group)."""
+    parent = list(range(len(entries)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, j in pairs:
+        parent[root(i)] = root(j)
+    members: dict[int, list[int]] = {}
+    for i in {i for pair in pairs for i in pair}:
+        members.setdefault(root(i), []).append(i)
+    groups = []
+    for group in members.values():
+        group.sort()
+        if len(group) < 3 or len(group) > 8:
+            continue
+        scores = [pairs.get((i, j)) for x, i in enumerate(group) for j in group[x + 1 :]]
+        if all(score is not None for score in scores):
+            targets = set.intersection(*(file_targets(entries[i]) for i in group))
+            groups.append((group, min(scores), min(targets, default="")))
+    return groups
+
+
+def _candidate(index: HotIndex, group: list[Entry], score: float, target: str) -> Candidate | None:
+    try:
+        merged = merged_entry_text(index, group)
+    except InputError:
+        return None
+    saved = len(index.raw) - len(replace_group(index, group, merged))
+    section = group[0].section if len({e.section for e in group}) == 1 else ""
+    if target:
+        reason = f"all link to {target}"
+    elif section:
+        reason = f"similar wording in section '{section or '(top)'}'"
+    else:
+        reason = "similar wording across sections"
+    return Candidate(tuple(e.id for e in group), round(float(score), 1), saved, reason, section, target)
+
+
+# -- the merge ---------------------------------------------------------------------------------
+
+def pointer_targets(text: str) -> Counter:
+    return Counter(link.target for link in markdown.links_in_text(text))
+
+
+def merged_entry_text(index: HotIndex, group: list[Entry]) -> str:
+    """The default merged entry: the first entry as it is, its first line extended by the others'
+    distinct facets (their continuation lines become facets too). No line ending at the end."""
+    first = entry_source(index, group[0]).rstrip("\n")
+    head, newline, tail = first.partition("\n")
+    line = head.rstrip()
+    said = utils.default_process(words_without_links(first))
+    have = pointer_targets(first)
+    for other in group[1:]:
+        source = entry_source(index, other).rstrip("\n")
+        for part in source.split("\n"):
+            body = LIST_MARKER.sub("", part.strip(), count=1) if part.strip() else ""
+            for clause in clauses(body):
+                words = utils.default_process(words_without_links(clause))
+                new_pointers = pointer_targets(clause) - have
+                if not new_pointers and (not words or fuzz.partial_ratio(words, said) >= COVERED):
+                    continue
+                line += (" " if line.endswith((".", "!", "?", ";")) else FACET_JOIN) + clause
+                said += " " + words
+                have.update(new_pointers)
+    return line + (newline + tail if newline else "")
+
+
+def plan_merge(
+    memory_dir: str | Path,
+    index: HotIndex,
+    entry_ids: list[str] | tuple[str, ...],
+    *,
+    text: str | None = None,
+    drop_pointers: tuple[str, ...] | list[str] = (),
+    force: bool = False,
+) -> Change:
+    """One entry in the place of the first; raises MergeRefused if anything would be lost."""
+    group = entries_by_id(index, entry_ids)
+    if len(group) < 2:
+        raise InputError("a merge needs at least two entry ids", path=INDEX_NAME)
+    if text is not None:
+        if "\n" in text or "\r" in text:
+            raise InputError("the merged text must be one line", path=INDEX_NAME)
+        marker = LIST_MARKER.match(entry_source(index, group[0]))
+        merged = text if LIST_MARKER.match(text) else (marker.group(0) if marker else "- ") + text.strip()
+    else:
+        merged = merged_entry_text(index, group)
+
+    before = Counter()
+    for entry in group:
+        before.update(pointer_targets(entry_source(index, entry)))
+    unknown = [p for p in drop_pointers if p not in before]
+    if unknown:
+        raise InputError(f"not a pointer of the merged entries: {', '.join(unknown)}", path=INDEX_NAME)
+    if text is None:
+        for target in drop_pointers:
+            merged = drop_pointer(merged, target)
+
+    new_raw = replace_group(index, group, merged)
+    after = pointer_targets(merged)
+    lost_targets = sorted(t for t in before if t not in after)
+    unacknowledged = [t for t in lost_targets if t not in drop_pointers]
+    report_before = check_pointers(Path(memory_dir), parsed_index=index)
+    report_after = check_pointers(Path(memory_dir), overrides={INDEX_NAME: new_raw})
+    orphans, dangling = new_problems(report_before, report_after)
+
+    losses = [f"pointer {t} (not kept in the merged text)" for t in unacknowledged]
+    losses += [f"detail file {name} would be orphaned" for name in orphans]
+    losses += [f"dangling pointer {target}" for target in dangling]
+    warnings = [f"dropped pointer {t}" for t in lost_targets]
+    warnings += [f"orphaned detail file {name}" for name in orphans]
+    warnings += [f"dangling pointer {target}" for target in dangling]
+    change = Change(
+        description=f"merge {len(group)} entries into {group[0].id} ({', '.join(e.id for e in group)})",
+        files={INDEX_NAME: new_raw},
+        bytes_saved=len(index.raw) - len(new_raw),
+        entry_ids=tuple(e.id for e in group),
+        warnings=tuple(warnings),
+        kind="merge",
+        base={INDEX_NAME: digest(index.raw)},
+    )
+    if losses and not force:
+        raise MergeRefused(losses, change)
+    return change
+
+
+def replace_group(index: HotIndex, group: list[Entry], merged: str) -> bytes:
+    """The new index bytes: ``merged`` where the first entry was (its last line ending kept), the
+    others removed. Inner line breaks use the file's own line ending."""
+    first = group[0]
+    new_bytes = merged.replace("\n", index.newline.decode()).encode("utf-8")
+    edits = [(entry_start(index, first), content_end(index, first.end_line), new_bytes)]
+    edits += [(entry.offset, entry.end_offset, b"") for entry in group[1:]]
+    return index.splice(edits)
+
+
+def new_problems(before: PointerReport, after: PointerReport) -> tuple[list[str], list[str]]:
+    """Orphans and dangling targets the change introduces (line numbers shift, so compare targets)."""
+    orphans = sorted(set(after.orphans) - set(before.orphans))
+    old = Counter((d.file, d.target) for d in before.dangling)
+    new = Counter((d.file, d.target) for d in after.dangling)
+    dangling = sorted(target for (_file, target) in (new - old).elements())
+    return orphans, dangling
+
+
+def drop_pointer(text: str, target: str) -> str:
+    """Remove one pointer the user chose to drop: a link keeps its text, a record id or URL goes."""
+    link = re.compile(r"\[([^\]]*)\]\(<?" + re.escape(target) + r">?(?:\s+\"[^\"]*\")?\)")
+    text, count = link.subn(lambda m: m.group(1), text)
+    if not count:
+        text = re.sub(r"\s*<?" + re.escape(target) + r">?", "", text)
+    if target in pointer_targets(text):
+        raise InputError(f"could not drop pointer {target} from the default text; give --text", path=INDEX_NAME)
+    return text

@@ -1,0 +1,133 @@
+"""Text helpers the levers share: an entry's source text, its words without link markup, clauses.
+
+Clause cuts are only made at depth zero — never inside a link, a code span, brackets or parentheses
+— so moving or re-joining clauses never breaks a pointer.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from curator import markdown
+from curator.errors import InputError
+from curator.fsio import read_bytes
+from curator.index_model import BOM, Entry, HotIndex
+
+# Where one clause ends and the next begins: dashes used as separators, semicolons, sentence ends.
+CLAUSE_SEPARATOR = re.compile(r" [—–] | - |; |(?<=[.!?]) (?=[^a-z])")
+OPENERS, CLOSERS = "[(", "])"
+
+
+def entry_source(index: HotIndex, entry: Entry) -> str:
+    """The entry's exact text (line endings as '\\n'); refuses bytes that are not UTF-8."""
+    raw = index.entry_bytes(entry)
+    if entry.offset == 0 and raw.startswith(BOM):
+        raw = raw[len(BOM) :]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(
+            f"entry {entry.id} (line {entry.line}) holds bytes that are not UTF-8; fix them by hand first",
+            path="MEMORY.md",
+        ) from None
+    return text.replace("\r\n", "\n")
+
+
+def content_end(index: HotIndex, line_number: int) -> int:
+    """Byte offset just before the line ending of a (1-based) line."""
+    line = index.lines[line_number - 1]
+    return line.offset + len(line.raw.rstrip(b"\r\n"))
+
+
+def entry_start(index: HotIndex, entry: Entry) -> int:
+    """The entry's first byte after a BOM, so an edit never removes the BOM."""
+    return entry.offset + (len(BOM) if entry.offset == 0 and index.has_bom else 0)
+
+
+def plain_words(text: str) -> str:
+    """What the text says without link targets, list markers or markup (link texts are kept)."""
+    out: list[str] = []
+    for token in markdown.parse(text):
+        if token.type != "inline" or not token.children:
+            continue
+        for child in token.children:
+            if child.type in ("text", "code_inline"):
+                out.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                out.append(" ")
+        out.append(" ")
+    return " ".join("".join(out).split())
+
+
+def words_without_links(text: str) -> str:
+    """The text with every link (its text and target) left out; falls back to link texts if empty."""
+    out: list[str] = []
+    link_texts: list[str] = []
+    for token in markdown.parse(text):
+        if token.type != "inline" or not token.children:
+            continue
+        depth = 0
+        for child in token.children:
+            if child.type == "link_open":
+                depth += 1
+            elif child.type == "link_close":
+                depth -= 1
+            elif child.type in ("text", "code_inline"):
+                (link_texts if depth else out).append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                out.append(" ")
+        out.append(" ")
+    words = " ".join("".join(out).split())
+    return words if words.strip(" —–-:;,.") else " ".join(" ".join(link_texts).split())
+
+
+def depth_map(text: str) -> list[int]:
+    """Nesting depth before each character: brackets, parentheses, code spans and **bold** count."""
+    depths, depth, in_code, in_bold = [], 0, False, False
+    for at, char in enumerate(text):
+        depths.append(depth + in_code + in_bold)
+        if char == "`":
+            in_code = not in_code
+        elif in_code:
+            continue
+        elif char == "*" and text.startswith("**", at) and not text.startswith("**", at - 1 if at else at + 2):
+            in_bold = not in_bold
+        elif char in OPENERS:
+            depth += 1
+        elif char in CLOSERS and depth:
+            depth -= 1
+    return depths
+
+
+def clause_cuts(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every separator at depth zero: text[:start] is a clause, text[end:] the rest."""
+    depths = depth_map(text)
+    return [(m.start(), m.end()) for m in CLAUSE_SEPARATOR.finditer(text) if depths[m.start()] == 0]
+
+
+def clauses(text: str) -> list[str]:
+    parts, cursor = [], 0
+    for start, end in clause_cuts(text):
+        parts.append(text[cursor:start])
+        cursor = end
+    parts.append(text[cursor:])
+    return [part.strip() for part in parts if part.strip()]
+
+
+def read_optional(memory_dir: Path, name: str) -> bytes | None:
+    path = Path(memory_dir) / name
+    if not path.exists() and not path.is_symlink():
+        return None
+    return read_bytes(path)
+
+
+def entries_by_id(index: HotIndex, entry_ids: list[str] | tuple[str, ...]) -> list[Entry]:
+    found = []
+    for entry_id in entry_ids:
+        if not index.has_entry(entry_id):
+            raise InputError(f"no entry with id {entry_id} (ids: `seat-curator check --json`)", path="MEMORY.md")
+        found.append(index.entry(entry_id))
+    if len({e.id for e in found}) != len(found):
+        raise InputError("the same entry id was given twice", path="MEMORY.md")
+    return found

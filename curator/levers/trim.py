@@ -1,0 +1,247 @@
+"""Trim hooks: suggestions for the longest entries — tighten the wording, or split the line.
+
+**Split** keeps the lesson clause in the index and moves the rest, verbatim, into the entry's linked
+detail file, appended under a heading named after the entry. An entry without a usable detail link
+gets a new detail file, and the kept line links to it. Nothing is reworded, so nothing is lost; the
+lesson clause is the text up to the first clause break (``—``, ``;``, sentence end) after the
+entry's own words begin, never cut inside a link, code span, brackets or bold.
+
+**Tighten** is a fixed list of mechanical rewrites, applied outside code spans, links and URLs:
+runs of spaces become one, trailing spaces on the last line go, a space before ``,``/``.``/``;``
+goes, an immediately repeated word goes (``the the``), a parenthetical that only repeats words
+already in the line goes, and a short list of filler phrases is shortened ("in order to" → "to",
+"due to the fact that" → "because", "basically"/"essentially"/"actually" dropped, …). It does not
+summarise or paraphrase, so it rarely saves much; it never touches code, links or numbers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from curator.change import Change, digest
+from curator.errors import InputError
+from curator.index_model import LIST_MARKER, Entry, HotIndex, parse_index
+from curator.levers.merge import new_problems
+from curator.levers.text import (
+    clause_cuts,
+    content_end,
+    entries_by_id,
+    entry_source,
+    entry_start,
+    plain_words,
+    read_optional,
+)
+from curator.meter import Limits, Meter, measure
+from curator.pointers import check_pointers
+from curator.slugs import github_slug
+
+INDEX_NAME = "MEMORY.md"
+DEFAULT_THRESHOLD = 200  # bytes: shorter entries are not worth a suggestion
+DEFAULT_TOP = 10
+MIN_MOVED = 24  # a split that moves less than this is not worth a second file
+RESERVED = {"MEMORY.md", "ARCHIVE.md", "identity.md"}
+LEADING_LINK = re.compile(r"^!?\[[^\]]*\]\([^)]*\)")
+PROTECTED = re.compile(r"`[^`]*`|!?\[[^\]]*\]\([^)]*\)|<[^>\s]+>|https?://\S+")
+FILLERS = [  # (pattern, replacement): wording that never carries the lesson
+    (r"\bin order to\b", "to"),
+    (r"\bdue to the fact that\b", "because"),
+    (r"\bfor the purpose of\b", "for"),
+    (r"\bat this point in time\b", "now"),
+    (r"\bin the event that\b", "if"),
+    (r"\b(?:is|are) able to\b", "can"),
+    (r"\bhas the ability to\b", "can"),
+    (r"\bit is important to note that\s+", ""),
+    (r"\bit should be noted that\s+", ""),
+    (r"\bplease note that\s+", ""),
+    (r"\b(?:basically|essentially|actually)\b,?\s+", ""),
+]
+
+
+@dataclass(frozen=True)
+class TrimSuggestion:
+    entry_id: str
+    kind: str  # "tighten" | "split"
+    new_line: str  # the entry's text after the change
+    detail_file: str  # where a split moves text ('' for tighten)
+    bytes_saved: int  # MEMORY.md bytes saved
+    change: Change
+    meter: Meter  # the index meter once applied
+
+
+def suggestions(
+    memory_dir: str | Path,
+    index: HotIndex,
+    *,
+    threshold_bytes: int = DEFAULT_THRESHOLD,
+    top: int = DEFAULT_TOP,
+    limits: Limits = Limits(),
+) -> list[TrimSuggestion]:
+    """For the ``top`` longest entries of at least ``threshold_bytes``: a split and/or a tighten."""
+    longest = sorted((e for e in index.entries if e.nbytes >= threshold_bytes), key=lambda e: (-e.nbytes, e.line))
+    found = []
+    for entry in longest[:top]:
+        for kind in ("split", "tighten"):
+            try:
+                found.append(_suggest(memory_dir, index, entry, kind, limits))
+            except InputError:
+                continue  # this entry cannot be trimmed this way (or holds bytes that are not UTF-8)
+    return found
+
+
+def plan_trim(memory_dir: str | Path, index: HotIndex, entry_id: str, *, kind: str = "split") -> Change:
+    (entry,) = entries_by_id(index, [entry_id])
+    return _suggest(memory_dir, index, entry, kind, Limits()).change
+
+
+def _suggest(memory_dir, index: HotIndex, entry: Entry, kind: str, limits: Limits) -> TrimSuggestion:
+    if kind == "split":
+        new_text, detail, files = _split(Path(memory_dir), index, entry)
+    elif kind == "tighten":
+        new_text, detail = _tighten(entry_source(index, entry).rstrip("\n")), ""
+        files = {}
+    else:
+        raise InputError(f"unknown trim kind {kind!r} (split or tighten)")
+    new_index = _replace_entry(index, entry, new_text)
+    if new_index == index.raw or len(new_index) >= len(index.raw):
+        raise InputError(f"{kind} would not shorten entry {entry.id}", path=INDEX_NAME)
+    files = {INDEX_NAME: new_index, **files}
+    base = {INDEX_NAME: digest(index.raw)}
+    if detail:
+        base[detail] = digest(read_optional(Path(memory_dir), detail))
+        before = check_pointers(Path(memory_dir), parsed_index=index)
+        after = check_pointers(Path(memory_dir), overrides=files)
+        orphans, dangling = new_problems(before, after)
+        if orphans or dangling:  # a moved relative anchor, say: trimming must never lose a pointer
+            raise InputError(f"splitting {entry.id} would break pointers: {', '.join(orphans + dangling)}")
+    saved = len(index.raw) - len(new_index)
+    change = Change(
+        description=f"trim ({kind}) entry {entry.id}" + (f" into {detail}" if detail else ""),
+        files=files,
+        bytes_saved=saved,
+        entry_ids=(entry.id,),
+        kind=f"trim-{kind}",
+        base=base,
+    )
+    return TrimSuggestion(entry.id, kind, new_text, detail, saved, change, measure(new_index, limits))
+
+
+def _replace_entry(index: HotIndex, entry: Entry, text: str) -> bytes:
+    new = text.replace("\n", index.newline.decode()).encode("utf-8")
+    return index.splice([(entry_start(index, entry), content_end(index, entry.end_line), new)])
+
+
+# -- split -------------------------------------------------------------------------------------
+
+def lesson_cut(body: str) -> tuple[int, int] | None:
+    """(end of the lesson clause, start of the rest) in the first line's body, or None.
+
+    The lesson is the text up to the first clause break after the entry's own words begin (a
+    leading ``[Title](file.md)`` alone is a title, not a lesson)."""
+    lead = LEADING_LINK.match(body)
+    skip = lead.end() if lead else 0
+    for start, end in clause_cuts(body):
+        if start > skip and re.search(r"\w", body[skip:start]):
+            return start, end
+    return None
+
+
+def _detail_target(memory_dir: Path, entry: Entry) -> str | None:
+    for link in entry.pointers:
+        name = link.path
+        if (link.kind == "file" and name.lower().endswith(".md") and "/" not in name
+                and name not in RESERVED and (memory_dir / name).is_file()
+                and not (memory_dir / name).is_symlink()):
+            return name
+    return None
+
+
+def _title(body: str) -> str:
+    match = LEADING_LINK.match(body)
+    words = plain_words(match.group(0) if match else body)
+    if len(words) > 60:
+        words = words[:60].rsplit(" ", 1)[0]
+    return words.strip(" —–-:;,.") or "Entry"
+
+
+def _new_detail_name(memory_dir: Path, title: str) -> str:
+    stem = github_slug(title)[:40].strip("-") or "detail"
+    name, n = f"{stem}.md", 2
+    while (memory_dir / name).exists() or name in RESERVED:
+        name, n = f"{stem}-{n}.md", n + 1
+    return name
+
+
+def _split(memory_dir: Path, index: HotIndex, entry: Entry) -> tuple[str, str, dict[str, bytes]]:
+    source = entry_source(index, entry).rstrip("\n")
+    first, _, continuation = source.partition("\n")
+    marker = LIST_MARKER.match(first)
+    prefix = marker.group(0) if marker else ""
+    body = first[len(prefix) :].rstrip()
+    cut = lesson_cut(body)
+    if cut is None:
+        if not continuation:
+            raise InputError(f"entry {entry.id} has no clause break to split at", path=INDEX_NAME)
+        lesson, rest = body, ""
+    else:
+        lesson, rest = body[: cut[0]], body[cut[1] :]
+    moved = "\n".join(part for part in (rest, continuation) if part)
+    if len(moved.encode("utf-8")) < MIN_MOVED:
+        raise InputError(f"entry {entry.id}: too little to move", path=INDEX_NAME)
+
+    title = _title(body)
+    detail = _detail_target(memory_dir, entry)
+    old = read_optional(memory_dir, detail) if detail else None
+    if detail and old is not None:
+        nl = parse_index(old).newline
+        lead = old if old.endswith(b"\n") or not old else old + nl
+        new_detail = lead + nl + f"## {title}\n\n{moved}\n".replace("\n", nl.decode()).encode("utf-8")
+        new_line = prefix + lesson
+    else:
+        detail = _new_detail_name(memory_dir, title)
+        nl = index.newline.decode()
+        new_detail = f"# {title}\n\n{moved}\n".replace("\n", nl).encode("utf-8")
+        new_line = f"{prefix}{lesson} → [details]({detail})"
+    return new_line, detail, {detail: new_detail}
+
+
+# -- tighten -----------------------------------------------------------------------------------
+
+def _match_case(original: str, replacement: str) -> str:
+    if replacement and original[:1].isupper():
+        return replacement[:1].upper() + replacement[1:]
+    return replacement
+
+
+def _tighten_prose(text: str, whole_line: str) -> str:
+    for pattern, replacement in FILLERS:
+        text = re.sub(pattern, lambda m, r=replacement: _match_case(m.group(0), r), text, flags=re.IGNORECASE)
+    text = re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", text)
+    text = re.sub(r"(?<=\w) +(?=[,;.](?:\s|$))", "", text)
+    text = re.sub(r"\b(?!(?:that|had)\b)([A-Za-z]{2,})( \1\b)+", r"\1", text, flags=re.IGNORECASE)
+
+    def redundant(match: re.Match) -> str:
+        inner = " ".join(match.group(1).lower().split())
+        outside = whole_line.replace(match.group(0), " ").lower()
+        return "" if inner and re.search(r"\b" + re.escape(inner) + r"\b", outside) else match.group(0)
+
+    return re.sub(r" \(([^()`\[\]]{1,60})\)", redundant, text)
+
+
+def _tighten(source: str) -> str:
+    lines = source.split("\n")
+    out = []
+    for number, line in enumerate(lines):
+        indent = line[: len(line) - len(line.lstrip())]
+        body = line[len(indent) :]
+        if number == len(lines) - 1:
+            body = body.rstrip()
+        pieces, cursor = [], 0
+        for match in PROTECTED.finditer(body):
+            pieces.append(_tighten_prose(body[cursor : match.start()], body))
+            pieces.append(match.group(0))
+            cursor = match.end()
+        pieces.append(_tighten_prose(body[cursor:], body))
+        out.append(indent + "".join(pieces))
+    return "\n".join(out)
