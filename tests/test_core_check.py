@@ -1,0 +1,233 @@
+"""`seat-curator check`: exit codes, JSON schema, human output, every bad input, the whole corpus."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from curator import fsio
+from curator.cli import main
+
+CORPUS = Path("/work/shared/corpus")
+if not CORPUS.is_dir():
+    CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["check", *map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def seat(directory: Path, index: bytes, **files: str) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "MEMORY.md").write_bytes(index)
+    for name, text in files.items():
+        (directory / name).write_text(text, encoding="utf-8")
+    return directory
+
+
+CLEAN = b"# Seat memory index\n## Identity & seat\n- [Identity](identity.md) - who\n"
+
+
+# -- exit codes ----------------------------------------------------------------------------------------
+
+
+def test_clean_seat_exits_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    memory = seat(tmp_path, CLEAN, **{"identity.md": "# Identity\n"})
+    code, out, err = run(capsys, memory)
+    assert (code, err) == (0, "")
+    assert f"{len(CLEAN):,} B" in out and "ok" in out and "no problems" in out
+
+
+def test_over_target_exits_2_and_past_read_limit_exits_3(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    memory = seat(tmp_path, CLEAN, **{"identity.md": "# Identity\n"})
+    assert run(capsys, memory, "--target", "50", "--read-limit", "100")[0] == 2
+    code, out, _ = run(capsys, memory, "--target", "10", "--read-limit", "20")
+    assert code == 3 and "over-limit" in out
+    assert "read-limit never loads these entries" in out
+
+
+def test_pointer_problem_exits_2_with_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    memory = seat(tmp_path, CLEAN + b"- [rules](hard-rule.md)\n", **{"identity.md": "# I\n", "hard-rules.md": "# R\n"})
+    code, out, _ = run(capsys, memory)
+    assert code == 2
+    assert "Pointer problems (2)" in out  # the dangling link, and the file it meant is now an orphan
+    assert "hard-rule.md" in out and "hard-rules.md" in out and "no such file" in out
+
+
+def test_bad_limits_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    memory = seat(tmp_path, CLEAN)
+    code, out, err = run(capsys, memory, "--target", "30000")
+    assert code == 1 and out == ""
+    assert err.count("\n") == 1 and "above the read limit" in err
+
+
+# -- JSON ------------------------------------------------------------------------------------------------
+
+
+def test_json_schema(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    lines = [f"- entry {n:03d} " + "x" * 80 for n in range(230)]  # ~20 KB: over target
+    index = ("# Index\n## Big\n" + "\n".join(lines) + "\n- [gone](gon.md)\n").encode()
+    memory = seat(tmp_path, index, **{"identity.md": "# I\n", "gone.md": "# G\n"})
+    code, out, _ = run(capsys, memory, "--json")
+    data = json.loads(out)
+    assert code == 2 and data["exit_code"] == 2
+    assert data["memory_dir"] == str(memory)
+    assert (data["bytes"], data["lines"]) == (len(index), 233)
+    assert (data["target"], data["read_limit"], data["zone"]) == (17_000, 24_600, "over-target")
+    assert data["headroom_target"] == 17_000 - len(index)
+    first = data["entries"][0]
+    assert set(first) >= {"id", "section", "line", "bytes", "text", "pointers"}
+    assert (first["section"], first["line"], first["bytes"]) == ("Big", 3, len(lines[0]) + 1)
+    assert data["entries"][-1]["pointers"] == [{"target": "gon.md", "kind": "file", "line": 233}]
+    claude = data["profiles"]["claude-code"]
+    assert claude["cut_line"] == 200
+    assert [d["line"] for d in claude["dropped"]] == list(range(201, 234))
+    assert data["profiles"]["opencode"]["loaded_bytes"] == len(index) + 4
+    assert data["profiles"]["opencode"]["dropped"] == []
+    assert data["pointers"]["dangling"] == [
+        {"file": "MEMORY.md", "line": 233, "target": "gon.md", "reason": "no such file", "suggestion": "gone.md"}
+    ]
+    assert data["pointers"]["orphans"] == ["gone.md"] and data["pointers"]["escapes"] == []
+
+
+def test_profile_option_restricts_the_simulation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    memory = seat(tmp_path, CLEAN)
+    code, out, _ = run(capsys, memory, "--json", "--profile", "opencode", "--profile", "kimi-code")
+    assert sorted(json.loads(out)["profiles"]) == ["kimi-code", "opencode"]
+
+
+# -- bad input: one line naming the file, exit 1, no traceback ------------------------------------------------
+
+
+def test_missing_memory_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, tmp_path / "nope")
+    assert (code, out) == (1, "")
+    assert err == f"seat-curator: INPUT_ERROR: {tmp_path / 'nope'}: no such memory directory\n"
+
+
+def test_missing_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, tmp_path)
+    assert code == 1
+    assert err == f"seat-curator: INPUT_ERROR: {tmp_path / 'MEMORY.md'}: no such file\n"
+
+
+def test_directory_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    memory = seat(tmp_path, CLEAN)
+    code, _, err = run(capsys, memory / "MEMORY.md")
+    assert code == 1 and "is a file, expected the memory directory" in err and "MEMORY.md" in err
+
+
+def test_non_utf8_reports_offset_and_counts_bytes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    raw = CLEAN + b"- bad \xff\xfe byte\n"
+    memory = seat(tmp_path, raw, **{"identity.md": "# I\n"})
+    code, out, _ = run(capsys, memory, "--json")
+    data = json.loads(out)
+    assert code == 2
+    assert data["bytes"] == len(raw) == os.path.getsize(memory / "MEMORY.md")
+    assert data["utf8_error_offset"] == len(CLEAN) + len(b"- bad ")
+    code, out, _ = run(capsys, memory)
+    assert f"not valid UTF-8 at byte offset {len(CLEAN) + 6:,}" in " ".join(out.split())
+
+
+def test_five_megabyte_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    raw = (b"- " + b"y" * 97 + b"\n") * 50_000
+    memory = seat(tmp_path, raw)
+    code, out, _ = run(capsys, memory, "--json", "--profile", "claude-code")
+    data = json.loads(out)
+    assert code == 3 and data["bytes"] == 5_000_000 and data["zone"] == "over-limit"
+    assert data["profiles"]["claude-code"]["loaded_bytes"] == 20_000
+    assert len(data["profiles"]["claude-code"]["dropped"]) == 49_800
+
+
+def test_symlinked_index_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    real = tmp_path / "elsewhere.md"
+    real.write_bytes(CLEAN)
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    os.symlink(real, memory / "MEMORY.md")
+    code, out, _ = run(capsys, memory)
+    assert code in (0, 2)
+    assert "is a symlink" in out and str(real) in out
+    data = json.loads(run(capsys, memory, "--json")[1])
+    assert data["symlinked"] is True and data["bytes"] == len(CLEAN)
+
+
+def test_permission_denied(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    memory = seat(tmp_path, CLEAN)
+    target = str(memory / "MEMORY.md")
+    if os.geteuid() != 0:
+        (memory / "MEMORY.md").chmod(0)
+    else:  # root reads everything: refuse the open the way the kernel would for another user
+        real_open = open
+
+        def guarded_open(path, *args, **kwargs):
+            if str(path) == target:
+                raise PermissionError(13, "Permission denied", target)
+            return real_open(path, *args, **kwargs)
+
+        monkeypatch.setattr(fsio, "open", guarded_open, raising=False)
+    try:
+        code, _, err = run(capsys, memory)
+    finally:
+        (memory / "MEMORY.md").chmod(0o644)
+    assert code == 1 and err == f"seat-curator: INPUT_ERROR: {target}: permission denied\n"
+
+
+def test_real_command_no_traceback(tmp_path: Path) -> None:
+    """Through the installed entry point: exit 1, one line on stderr."""
+    result = subprocess.run([sys.executable, "-m", "curator", "check", str(tmp_path / "missing")],
+                            capture_output=True, text=True, cwd=REPO)
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+# -- the corpus: never crashes, sizes equal wc -c --------------------------------------------------------------
+
+CORPUS_MD = sorted(p for p in CORPUS.rglob("*.md")) if CORPUS.is_dir() else []
+
+
+@pytest.mark.skipif(not CORPUS_MD, reason="corpus not present")
+def test_check_never_crashes_on_any_corpus_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    wc = subprocess.run(["wc", "-c", *map(str, CORPUS_MD)], capture_output=True, text=True, check=True).stdout
+    sizes = {line.split(maxsplit=1)[1]: int(line.split()[0]) for line in wc.splitlines() if not line.endswith(" total")}
+    checked = 0
+    for number, path in enumerate(CORPUS_MD):
+        if path.name == "MEMORY.md":
+            memory = path.parent  # checked in place, read-only, siblings and all
+        else:
+            memory = tmp_path / f"seat{number}"
+            memory.mkdir()
+            shutil.copyfile(path, memory / "MEMORY.md")
+        code, out, err = run(capsys, memory, "--json")
+        assert code in (0, 2, 3), (path, err)
+        data = json.loads(out)
+        assert data["bytes"] == sizes[str(path)], path
+        assert sum(entry["bytes"] for entry in data["entries"]) <= data["bytes"]
+        checked += 1
+    assert checked == len(CORPUS_MD) > 100
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not present")
+def test_corpus_known_findings(capsys: pytest.CaptureFixture[str]) -> None:
+    # 0SxD/memory-export: one link leaves the folder; three unlinked notes are orphans.
+    data = json.loads(run(capsys, CORPUS / "0SxD__memory-export", "--json")[1])
+    assert [e["target"] for e in data["pointers"]["escapes"]] == ["../handoff_files/session_0_handoff_2026-04-11.md"]
+    assert data["pointers"]["orphans"] == ["LICENSE-PENDING.md", "NOTES.md", "README.md"]
+    # AdielMag/ClashUp: 20,425 B and 195 lines, over target, under the read limit.
+    code, out, _ = run(capsys, CORPUS / "AdielMag__ClashUp/.claude/memory", "--json")
+    data = json.loads(out)
+    assert (code, data["bytes"], data["lines"], data["zone"]) == (2, 20_425, 195, "over-target")
+
+
+def test_pre_commit_hook_manifest() -> None:
+    text = (REPO / ".pre-commit-hooks.yaml").read_text()
+    assert "id: seat-curator-check" in text and "entry: seat-curator check" in text
