@@ -323,28 +323,23 @@ class SeatStore:
         return list(self._done) + list(reversed(self._undone))
 
     def undo(self) -> AppliedChange:
-        with self._locked():
-            self._load_journal()
-            if not self._done:
-                raise CuratorError("nothing to undo", code="NOTHING_TO_UNDO")
-            entry = self._done[-1]
-            self._restore(entry, to_before=True)
-            self._done.pop()
-            entry = entry.with_state("undone")
-            self._undone.append(entry)
-            self._save_journal()
-            return entry
+        return self._step(undo=True)
 
     def redo(self) -> AppliedChange:
+        return self._step(undo=False)
+
+    def _step(self, *, undo: bool) -> AppliedChange:
         with self._locked():
-            self._load_journal()
-            if not self._undone:
-                raise CuratorError("nothing to redo", code="NOTHING_TO_REDO")
-            entry = self._undone[-1]
-            self._restore(entry, to_before=False)
-            self._undone.pop()
-            entry = entry.with_state("applied")
-            self._done.append(entry)
+            self._load_journal()  # another curator on this seat may have moved the history
+            source, target = (self._done, self._undone) if undo else (self._undone, self._done)
+            if not source:
+                word = "undo" if undo else "redo"
+                raise CuratorError(f"nothing to {word}", code=f"NOTHING_TO_{word.upper()}")
+            entry = source[-1]
+            self._restore(entry, to_before=undo)
+            source.pop()
+            entry = entry.with_state("undone" if undo else "applied")
+            target.append(entry)
             self._save_journal()
             return entry
 

@@ -166,7 +166,10 @@ def _title(body: str) -> str:
 
 
 def _new_detail_name(memory_dir: Path, title: str) -> str:
-    stem = github_slug(title)[:40].strip("-") or "detail"
+    stem = github_slug(title)
+    if len(stem) > 40:  # cut at a word, not inside one
+        stem = stem[:41].rsplit("-", 1)[0]
+    stem = stem.strip("-") or "detail"
     name, n = f"{stem}.md", 2
     while (memory_dir / name).exists() or name in RESERVED:
         name, n = f"{stem}-{n}.md", n + 1
@@ -190,7 +193,7 @@ def _split(memory_dir: Path, index: HotIndex, entry: Entry) -> tuple[str, str, d
     if len(moved.encode("utf-8")) < MIN_MOVED:
         raise InputError(f"entry {entry.id}: too little to move", path=INDEX_NAME)
 
-    title = _title(body)
+    title = _title(body if LEADING_LINK.match(body) else lesson)
     detail = _detail_target(memory_dir, entry)
     old = read_optional(memory_dir, detail) if detail else None
     if detail and old is not None:

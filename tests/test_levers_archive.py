@@ -1,0 +1,113 @@
+"""Move-to-archive: ARCHIVE.md on first need, detail files stay reachable, restore round-trips."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from curator.errors import InputError
+from curator.index_model import parse_index
+from curator.levers.archive import ARCHIVE_HEADER, plan_archive, plan_restore, search_archive
+from curator.pointers import check_pointers
+from curator.store import SeatStore
+
+INDEX = (
+    "# Seat memory index\n"
+    "\n"
+    "## Craft hooks\n"
+    "- [Deploy notes](deploy.md) — deploy with `make ship`; never on Fridays.\n"
+    "- Keep the cache warm before benchmarks.\n"
+    "\n"
+    "## Lane anchors (highest drift — re-verify live)\n"
+    "- Ticket #4412: the WAL flush race, head `a1b2c3d`.\n"
+    "- [Field notes](field-notes.md) — what broke in the July migration.\n"
+)
+DAY = date(2026, 11, 29)
+
+
+@pytest.fixture
+def seat(tmp_path: Path):
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text(INDEX)
+    (memory / "deploy.md").write_text("# Deploy\n")
+    (memory / "field-notes.md").write_text("# Field notes\n")
+    store = SeatStore.open(memory, state_dir=tmp_path / "state")
+    return memory, store
+
+
+def load(store):
+    return parse_index(store.read("MEMORY.md"))
+
+
+def test_archive_creates_archive_md_and_keeps_detail_files_reachable(seat):
+    memory, store = seat
+    index = load(store)
+    deploy, _cache, _ticket, field = (e.id for e in index.entries)
+    change = plan_archive(memory, index, [field, deploy], today=DAY)
+    assert change.warnings == ()
+    store.apply(change)
+    archive = (memory / "ARCHIVE.md").read_text()
+    assert archive == (
+        ARCHIVE_HEADER
+        + "\n## Craft hooks\n"
+        "- [Deploy notes](deploy.md) — deploy with `make ship`; never on Fridays. · archived 2026-11-29\n"
+        "\n## Lane anchors (highest drift — re-verify live)\n"
+        "- [Field notes](field-notes.md) — what broke in the July migration. · archived 2026-11-29\n"
+    )
+    assert "grep" in ARCHIVE_HEADER and "MEMORY.md" in ARCHIVE_HEADER
+    index_now = (memory / "MEMORY.md").read_text()
+    assert "deploy.md" not in index_now and "field-notes.md" not in index_now
+    report = check_pointers(memory)
+    assert report.orphans == [] and report.dangling == []
+    assert change.bytes_saved == len(INDEX.encode()) - len(index_now.encode())
+
+
+def test_second_archive_goes_under_the_existing_heading(seat):
+    memory, store = seat
+    index = load(store)
+    deploy, cache, *_ = (e.id for e in index.entries)
+    store.apply(plan_archive(memory, index, [deploy], today=DAY))
+    store.apply(plan_archive(memory, load(store), [cache], today=date(2026, 12, 1)))
+    archive = parse_index((memory / "ARCHIVE.md").read_bytes())
+    section = archive.section_named("Craft hooks")
+    assert [archive.entry(i).text[-10:] for i in section.entry_ids] == ["2026-11-29", "2026-12-01"]
+    assert (memory / "ARCHIVE.md").read_text().count("## Craft hooks") == 1
+
+
+def test_restore_round_trips(seat):
+    memory, store = seat
+    index = load(store)
+    field = index.entries[-1].id  # last entry of its section: restore puts it back in the same place
+    store.apply(plan_archive(memory, index, [field], today=DAY))
+    hits = search_archive(memory, "july migration field notes")
+    assert hits and hits[0].archived_on == "2026-11-29" and hits[0].section.startswith("Lane anchors")
+    store.apply(plan_restore(memory, load(store), hits[0].entry_id))
+    assert (memory / "MEMORY.md").read_text() == INDEX
+    assert (memory / "ARCHIVE.md").read_text() == ARCHIVE_HEADER  # the emptied heading went too
+
+
+def test_restore_of_a_middle_entry_goes_to_the_end_of_its_section(seat):
+    memory, store = seat
+    index = load(store)
+    deploy = index.entries[0].id
+    store.apply(plan_archive(memory, index, [deploy], today=DAY))
+    archived = parse_index((memory / "ARCHIVE.md").read_bytes()).entries[0].id
+    store.apply(plan_restore(memory, load(store), archived))
+    restored = load(store)
+    section = restored.section_named("Craft hooks")
+    assert [restored.entry(i).text for i in section.entry_ids] == [
+        "- Keep the cache warm before benchmarks.",
+        "- [Deploy notes](deploy.md) — deploy with `make ship`; never on Fridays.",
+    ]
+
+
+def test_search_and_restore_errors(seat):
+    memory, store = seat
+    assert search_archive(memory, "anything") == []
+    with pytest.raises(InputError):
+        plan_restore(memory, load(store), "abcdef")
+    with pytest.raises(InputError):
+        plan_archive(memory, load(store), ["abcdef"], today=DAY)
