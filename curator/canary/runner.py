@@ -1,0 +1,132 @@
+"""Driving one seat's real harness through the canary's turns against the stub, recording a run log.
+
+Each turn is one bounded subprocess in its own process group; the group is killed when the turn ends
+or times out, so no harness process outlives the run. The stub and the sandbox live only as long as
+the run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from curator.canary.clis import HarnessCli
+from curator.canary.sandbox import Sandbox, prepare_kimi, prepare_opencode
+from curator.canary.seat import Seat, read_boot_files
+from curator.canary.stub import StubModel
+
+TURN_TIMEOUT_S = 60.0
+# Reported once to force compaction: kimi compacts at >= 0.85 x 200,000; opencode above 128,000.
+KIMI_FORCE_TOKENS = 190_000
+OPENCODE_FORCE_TOKENS = 150_000
+SESSION_RE = re.compile(r"\bsession_[0-9a-fA-F-]{8,}\b")
+
+Progress = Callable[[str], None]
+
+
+def run_turn(argv: list[str], box: Sandbox, timeout: float) -> dict[str, Any]:
+    """One harness invocation; returns exit code, output tail, wall time. Never leaves processes behind."""
+    started = time.monotonic()
+    proc = subprocess.Popen(argv, cwd=box.cwd, env=box.env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+    timed_out = False
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        _kill_group(proc.pid)
+        out, _ = proc.communicate()
+    finally:
+        _kill_group(proc.pid)  # helpers a harness spawned must not outlive its turn
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    text = out.decode("utf-8", errors="replace")
+    return {"exit_code": None if timed_out else proc.returncode, "timed_out": timed_out,
+            "seconds": round(time.monotonic() - started, 3), "output": text, "output_tail": text[-2000:]}
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def _state_files(box: Sandbox) -> list[str]:
+    if box.state_dir is None or not box.state_dir.is_dir():
+        return []
+    return sorted(p.name for p in box.state_dir.iterdir())
+
+
+def _record(step: str, prompt: list[str], turn: dict[str, Any], stub: StubModel, box: Sandbox) -> dict[str, Any]:
+    return {"name": step, "prompt": " ".join(prompt), "exit_code": turn["exit_code"],
+            "timed_out": turn["timed_out"], "seconds": turn["seconds"], "output_tail": turn["output_tail"],
+            "requests": stub.take_requests(), "state_files": _state_files(box)}
+
+
+def _log_head(seat: Seat, box: Sandbox, cli: HarnessCli) -> dict[str, Any]:
+    return {"format": 1, "harness": seat.harness, "resident": seat.resident,
+            "memory_dir": str(seat.memory_dir), "memory_dir_real": os.path.realpath(seat.memory_dir),
+            "boot_files": read_boot_files(seat), "wiring": box.wiring, "cli": " ".join(cli.argv),
+            "cli_source": cli.source, "steps": []}
+
+
+def run_kimi(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_TIMEOUT_S,
+             progress: Progress | None = None) -> dict[str, Any]:
+    """Boot turn, an ordinary turn (which reports a huge usage), the turn that compacts, the reload turn."""
+    say = progress or (lambda _msg: None)
+    with StubModel() as stub:
+        box = prepare_kimi(seat, root, stub.base_url)
+        log = _log_head(seat, box, cli)
+        session: str | None = None
+        for step, words in (("boot", "canary turn one"), ("silent", "canary turn two"),
+                            ("compact", "canary turn three"), ("reload", "canary turn four")):
+            args = ["-p", words] if session is None else ["-S", session, "-p", words]
+            if step == "silent":
+                stub.force_compaction_once(KIMI_FORCE_TOKENS)  # kimi compacts before the next turn
+            say(f"{seat.resident}: kimi-code {step} turn")
+            turn = run_turn(list(cli.argv) + args, box, timeout)
+            log["steps"].append(_record(step, args, turn, stub, box))
+            if session is None:
+                found = SESSION_RE.search(turn["output"])
+                if not found:
+                    break  # later turns cannot resume; the analysis reports them as not run
+                session = found.group(0)
+        log["session_id"] = session
+    return log
+
+
+def run_opencode(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_TIMEOUT_S,
+                 progress: Progress | None = None) -> dict[str, Any]:
+    """Boot turn, then a turn whose main request reports a huge usage: OpenCode compacts within it."""
+    say = progress or (lambda _msg: None)
+    with StubModel() as stub:
+        box = prepare_opencode(seat, root, stub.base_url)
+        log = _log_head(seat, box, cli)
+        for step, args in (("boot", ["run", "canary", "turn", "one"]),
+                           ("compact", ["run", "-c", "canary", "turn", "two"])):
+            if step == "compact":
+                stub.force_compaction_once(OPENCODE_FORCE_TOKENS)
+            say(f"{seat.resident}: opencode {step} turn")
+            turn = run_turn(list(cli.argv) + args, box, timeout)
+            log["steps"].append(_record(step, args, turn, stub, box))
+    return log
+
+
+def run_seat(seat: Seat, cli: HarnessCli, *, timeout: float = TURN_TIMEOUT_S,
+             progress: Progress | None = None) -> dict[str, Any]:
+    """Run the seat's harness in a fresh sandbox (removed afterwards) and return the run log."""
+    root = Path(tempfile.mkdtemp(prefix="seat-canary-"))
+    try:
+        runner = run_kimi if seat.harness == "kimi-code" else run_opencode
+        return runner(seat, cli, root, timeout=timeout, progress=progress)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

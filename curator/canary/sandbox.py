@@ -1,0 +1,162 @@
+"""Isolated places to run a harness: private HOME and XDG dirs, and the stub model wired in beside
+the seat's own configuration — without writing a byte into the seat.
+
+kimi-code: a copy of the seat's harness home (``$KIMI_CODE_HOME``) whose config.toml gains a stub
+provider and model; the copied ``[[hooks]]`` still run the seat's real hook script (which reads the
+real memory dir), but the hook keeps its state under ``$KIMI_CODE_HOME`` — the copy.
+opencode: an overlay config (``OPENCODE_CONFIG``) adding the stub provider; the harness runs in the
+seat's repo, whose opencode.jsonc it merges as usual.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import json5
+import tomlkit
+from tomlkit.exceptions import TOMLKitError
+
+from curator.canary.seat import Seat
+from curator.errors import CuratorError, InputError
+from curator.fsio import atomic_write, read_bytes
+
+STUB_MODEL = "stub-model"
+STUB_ALIAS = "stub"
+KIMI_CONTEXT = 200_000
+# Only what a run needs; session history, logs and caches of a used seat can be large and private.
+# mcp.json stays behind too: the canary checks memory loading and must not start the seat's MCP servers
+# (kimi-code already skips the repo's project-level servers: the sandbox has never trusted the folder).
+KIMI_HOME_SKIP = {"memory", "identity-anchor", "sessions", "logs", "cache", "updates", "session_index.jsonl",
+                  "mcp.json"}
+OFFLINE_ENV = {
+    "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
+    "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_SHARE": "1",
+    "OPENCODE_DISABLE_DEFAULT_PLUGINS": "1", "OPENCODE_DISABLE_CLAUDE_CODE": "1",
+    # OpenCode installs plugin packages with npm in the background: point npm at a closed loopback port.
+    "npm_config_offline": "true", "npm_config_registry": "http://127.0.0.1:9/",
+}
+
+
+@dataclass
+class Sandbox:
+    root: Path
+    env: dict[str, str]
+    cwd: Path
+    wiring: dict[str, object] = field(default_factory=dict)  # what the seat's own config wires
+    state_dir: Path | None = None  # kimi-code: where the hook keeps its per-session marks
+
+
+def _base_env(root: Path) -> dict[str, str]:
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(root / "home"),
+        "XDG_CONFIG_HOME": str(root / "xdg" / "config"),
+        "XDG_DATA_HOME": str(root / "xdg" / "data"),
+        "XDG_CACHE_HOME": str(root / "xdg" / "cache"),
+        "XDG_STATE_HOME": str(root / "xdg" / "state"),
+        "TMPDIR": str(root / "tmp"),
+        "LANG": "C.UTF-8",
+        "TERM": "dumb",
+        "NO_COLOR": "1",
+        "CI": "true",
+    }
+    for key in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "TMPDIR"):
+        Path(env[key]).mkdir(parents=True, exist_ok=True)
+    return env
+
+
+def _hook_events(doc: dict) -> list[str]:
+    hooks = doc.get("hooks")
+    if not isinstance(hooks, list):
+        return []
+    return [str(h.get("event")) for h in hooks if isinstance(h, dict) and h.get("event")]
+
+
+def prepare_kimi(seat: Seat, root: Path, base_url: str) -> Sandbox:
+    env = _base_env(root)
+    home = root / "kimi-home"
+    if seat.instance_home.is_dir():
+        shutil.copytree(seat.instance_home, home, symlinks=True,
+                        ignore=lambda d, names: [n for n in names if Path(d) == seat.instance_home and n in KIMI_HOME_SKIP])
+    else:
+        raise InputError("seat harness home does not exist", path=seat.instance_home)
+    config_path = home / "config.toml"
+    text = ""
+    if config_path.exists():
+        try:
+            text = read_bytes(config_path).decode("utf-8")
+            doc = tomlkit.parse(text)
+        except UnicodeDecodeError:
+            raise InputError("config.toml is not UTF-8", path=seat.instance_home / "config.toml") from None
+        except TOMLKitError as err:
+            raise InputError(f"config.toml is not valid TOML: {err}", path=seat.instance_home / "config.toml") from None
+    else:
+        doc = tomlkit.document()
+    wiring = {"hook_events": _hook_events(doc.unwrap())}
+    doc["default_model"] = STUB_ALIAS  # kimi resolves it at start-up even when -m is given
+    doc["telemetry"] = False
+    for table_name, entry in (
+        ("providers", {"type": "openai", "base_url": base_url, "api_key": "sk-stub"}),
+        ("models", {"provider": STUB_ALIAS, "model": STUB_MODEL, "max_context_size": KIMI_CONTEXT}),
+    ):
+        if table_name not in doc:
+            doc[table_name] = tomlkit.table()
+        table = tomlkit.table()
+        table.update(entry)
+        doc[table_name][STUB_ALIAS] = table
+    atomic_write(config_path, tomlkit.dumps(doc).encode("utf-8"), mode=0o600)
+    env["KIMI_CODE_HOME"] = str(home)
+    return Sandbox(root, env, seat.repo, wiring, home / "identity-anchor")
+
+
+def read_project_config(repo: Path) -> dict | None:
+    """The seat's opencode.jsonc (or opencode.json) as a dict; None when absent or unreadable."""
+    for name in ("opencode.jsonc", "opencode.json"):
+        path = repo / name
+        if path.exists():
+            try:
+                doc = json5.loads(read_bytes(path).decode("utf-8"))
+            except (CuratorError, UnicodeDecodeError, ValueError):
+                return None
+            return doc if isinstance(doc, dict) else None
+    return None
+
+
+def read_instructions(repo: Path) -> list[str] | None:
+    """The seat's opencode.jsonc ``instructions`` (None when there is no readable config)."""
+    doc = read_project_config(repo)
+    if doc is None:
+        return None
+    found = doc.get("instructions")
+    return [str(x) for x in found] if isinstance(found, list) else []
+
+
+def prepare_opencode(seat: Seat, root: Path, base_url: str) -> Sandbox:
+    if not seat.repo.is_dir():
+        raise InputError("seat repo does not exist", path=seat.repo)
+    env = _base_env(root)
+    overlay = {
+        "$schema": "https://opencode.ai/config.json",
+        "model": f"{STUB_ALIAS}/{STUB_MODEL}",
+        "small_model": f"{STUB_ALIAS}/{STUB_MODEL}",
+        "autoupdate": False,
+        "share": "disabled",
+        "provider": {STUB_ALIAS: {
+            "npm": "@ai-sdk/openai-compatible",
+            "options": {"baseURL": base_url, "apiKey": "sk-stub"},
+            "models": {STUB_MODEL: {"limit": {"context": 128_000, "output": 4096}}},
+        }},
+    }
+    overlay_path = root / "opencode-overlay.json"
+    atomic_write(overlay_path, json.dumps(overlay, indent=2).encode("utf-8"), mode=0o600)
+    env.update(OFFLINE_ENV)
+    env["OPENCODE_CONFIG"] = str(overlay_path)
+    servers = (read_project_config(seat.repo) or {}).get("mcp")
+    if isinstance(servers, dict) and servers:
+        # Merged last, over the project config: the seat's MCP servers stay off during the canary.
+        env["OPENCODE_CONFIG_CONTENT"] = json.dumps({"mcp": {name: {"enabled": False} for name in servers}})
+    return Sandbox(root, env, seat.repo, {"instructions": read_instructions(seat.repo)})
