@@ -21,6 +21,22 @@ RECORD_ID = re.compile(
     r"|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b"  # session UUIDs
     r"|\b(?:ses|sess|session)_[A-Za-z0-9]{6,}\b"  # harness session ids
 )
+# The same three shapes apart, each behind a substring it cannot match without: scanning every
+# text token with the combined pattern was a third of the index model's own cost.
+_RECORD_SHAPES = (
+    ("#", re.compile(r"(?<![\w/#&])#\d{2,}\b")),
+    ("-", re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")),
+    ("ses", re.compile(r"\b(?:ses|sess|session)_[A-Za-z0-9]{6,}\b")),
+)
+
+
+def record_ids(text: str) -> list[str]:
+    """What ``RECORD_ID.finditer`` finds, in order (the shapes never overlap), but faster."""
+    found: list[tuple[int, str]] = []
+    for needle, pattern in _RECORD_SHAPES:
+        if needle in text:
+            found.extend((m.start(), m.group(0)) for m in pattern.finditer(text))
+    return [value for _start, value in sorted(found)] if len(found) > 1 else [value for _s, value in found]
 
 
 @lru_cache(maxsize=1)
@@ -31,6 +47,10 @@ def parser() -> MarkdownIt:
     except (ImportError, ModuleNotFoundError):  # linkify-it-py missing: bare URLs stay text
         md.options["linkify"] = False
     md.enable("table")
+    if md.options["linkify"]:
+        # Scheme-less "fuzzy" links off: in a memory file a bare `notes.md` is a file name, not
+        # http://notes.md (".md" is a country TLD). URLs with a scheme and emails are still found.
+        md.linkify.set({"fuzzy_link": False})
     return md
 
 
@@ -93,8 +113,8 @@ def links_in_tokens(tokens: list[Token], reference_names: frozenset[str] = froze
                 if href:
                     found.append(Link(href, line, classify_target(href), text, style))
             elif child.type == "text":
-                for match in RECORD_ID.finditer(child.content):
-                    found.append(Link(match.group(0), line, "record", match.group(0), "record"))
+                for value in record_ids(child.content):
+                    found.append(Link(value, line, "record", value, "record"))
             elif child.type in ("html_inline", "code_inline", "image"):
                 line += child.content.count("\n")
     return found

@@ -49,6 +49,8 @@ class Document:
     name: str  # path relative to the memory dir, '/'-separated
     links: tuple[Link, ...]
     slugs: tuple[str, ...]  # heading anchors in order, then explicit HTML ids
+    # Where each file link resolves, per directory state: a cached detail file is not re-resolved.
+    resolved: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -271,15 +273,22 @@ def check_pointers(
     file_choices = sorted(existing_files)
 
     edges: dict[str, set[str]] = {name: set() for name in docs}
+    state = (str(memory_dir), real_root, frozenset(tree.outside))
     for name, doc in docs.items():
         report.links_by_file[name] = doc.links
-        for link in doc.links:
+        resolutions = doc.resolved.get(state)
+        if resolutions is None:
+            resolutions = [resolve(name, link, memory_dir, real_root, tree) if link.kind == "file" else None
+                           for link in doc.links]
+            doc.resolved.clear()  # one directory state per document is all a session needs
+            doc.resolved[state] = resolutions
+        for link, resolution in zip(doc.links, resolutions):
             if link.kind == "anchor":
                 _check_anchor(report, name, link, name, docs, link.target)
                 continue
-            if link.kind != "file":
+            if resolution is None:
                 continue
-            target, escape = resolve(name, link, memory_dir, real_root, tree)
+            target, escape = resolution
             if escape is not None:
                 report.escapes.append(Escape(name, link.line, link.target, escape))
                 continue

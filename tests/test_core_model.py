@@ -191,3 +191,20 @@ def test_every_corpus_file_round_trips_and_counts_like_wc() -> None:
         assert index.render() == raw, path
         assert index.nbytes == os.stat(path).st_size, path
         assert index.newline_count == raw.count(b"\n"), path  # wc -l
+
+
+# -- record ids: the fast scan finds exactly what the combined pattern finds ----------------------------
+
+RECORD_TEXT = st.lists(
+    st.sampled_from(["#1234", "#7", "a#99", "/#12", " ", "x", "-", "ses_abcdef12", "session_XYZ12345", "_",
+                     "123e4567-e89b-12d3-a456-426614174000", "sess_1", "&#65", "\n", "#", "ses"]),
+    max_size=20,
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(RECORD_TEXT, st.text(max_size=80)))
+def test_record_ids_match_the_combined_pattern(text: str) -> None:
+    from curator.markdown import RECORD_ID, record_ids
+
+    assert record_ids(text) == [m.group(0) for m in RECORD_ID.finditer(text)]

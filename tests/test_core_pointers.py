@@ -58,7 +58,7 @@ def test_links_are_classified_and_code_is_ignored(tmp_path: Path) -> None:
             "- [same](#index) same-file anchor\n"
             "- <https://example.com/x> and https://example.org bare, session 123e4567-e89b-12d3-a456-426614174000\n"
             "- ticket #4321 and [ref link][r]\n"
-            "- `[not a link](nowhere.md)` in code\n"
+            "- `[not a link](nowhere.md)` in code; a bare notes.md mention is a name, not a URL\n"
             "\n"
             "## Code\n"
             "\n"
