@@ -1,4 +1,8 @@
-"""Seats for the app's Pilot and snapshot tests, built in tmp_path (no test functions here)."""
+"""Seats and fleets for the app's Pilot and snapshot tests, built in tmp_path (no tests here).
+
+Import what a test module needs: ``from test_app_fixtures import app_env, write_seat, ...`` — the
+autouse ``app_env`` fixture then applies to that module too.
+"""
 
 from __future__ import annotations
 
@@ -10,25 +14,107 @@ HEADER = """# Seat memory index
 
 > Hot index: target <17KB, read limit 24.6KB. One terse line per entry; detail in linked files.
 
+## Identity & seat
+
+- [Identity](identity.md) — the bearer's story, written by the bearer only
+- [Seat pointers](seat-pointers.md) — who and where, with record citations
+
+## Hard rules (they bit; don't relearn)
+
+- Never force-push a shared branch [rule] — see [git notes](git.md)
+- Run the full test suite before every push, see [ci notes](ci.md)
+- Always run the full test suite before each push; details in [ci](ci-details.md)
+- Keep `[brackets]` and [red]markup[/red] literal: memory text is not Textual markup
+
+## Craft hooks
+
 """
 
+LONG_ENTRY = (
+    "- The parser's hot path is the tokenizer, see [perf notes](perf.md); in order to go faster we batched the "
+    "allocations into slices, which cut the run time by a third, and the remaining cost sits in the regex for "
+    "list markers, which could be replaced by a check on the first two bytes of each line\n"
+)
 
-def entry_line(n: int, width: int = 150) -> str:
-    """A deterministic entry with [brackets] that must render verbatim and a pointer."""
-    text = f"- [note {n}](notes.md) lesson {n}: keep [red]brackets[/red] and [b]markup[/b] literal; "
-    return (text + "x" * max(0, width - len(text))) + "\n"
+VOCABULARY = (
+    "cache invalidate shard replica quorum lease token budget hook anchor compaction boundary index archive "
+    "ticket session worker queue retry backoff timeout socket schema migration rollback canary deploy "
+    "pipeline fixture snapshot golden matrix harness config manifest resident operator bearer pointer "
+    "ledger journal digest checksum mutex latch barrier epoch cursor window buffer frame codec parser"
+).split()
 
 
-def write_seat(memory_dir: Path, *, entries: int = 20, width: int = 150, extra: str = "") -> Path:
-    """A seat: MEMORY.md with ``entries`` craft lines, identity.md, notes.md (linked)."""
+def craft_line(n: int) -> str:
+    """Distinct filler entries (no two alike) so merge candidates come only from the rules above."""
+    import random
+
+    rng = random.Random(n)
+    words = " ".join(rng.sample(VOCABULARY, 14))
+    return f"- craft {n}: {words} (ticket #{1000 + n})\n"
+
+
+DETAIL_FILES = {
+    "identity.md": "# Identity — unwritten\n",
+    "seat-pointers.md": "# Seat pointers\n",
+    "git.md": "# Git notes\n",
+    "ci.md": "# CI notes\n",
+    "ci-details.md": "# CI details\n",
+    "perf.md": "# Perf notes\n",
+}
+
+
+def write_seat(memory_dir: Path, *, craft: int = 10) -> Path:
+    """A seat: MEMORY.md (two near-duplicate rules, a long entry, ``craft`` filler lines) and its
+    detail files. ``craft=160`` puts it over the 17,000 B target."""
     memory_dir.mkdir(parents=True, exist_ok=True)
-    body = HEADER + "## Identity & seat\n\n- [Identity](identity.md) — the bearer's story\n\n## Craft hooks\n\n"
-    body += "".join(entry_line(n, width) for n in range(1, entries + 1))
-    body += extra
+    body = HEADER + LONG_ENTRY + "".join(craft_line(n) for n in range(1, craft + 1))
     (memory_dir / "MEMORY.md").write_text(body, encoding="utf-8")
-    (memory_dir / "identity.md").write_text("# Identity — unwritten\n", encoding="utf-8")
-    (memory_dir / "notes.md").write_text("# Notes\n\nDetail.\n", encoding="utf-8")
+    for name, text in DETAIL_FILES.items():
+        (memory_dir / name).write_text(text, encoding="utf-8")
     return memory_dir
+
+
+def write_fleet(root: Path, *, provision: bool = True) -> Path:
+    """The generators' example fleet (one kimi-code, one opencode resident) under ``root``; provisioned
+    with the composer unless ``provision`` is False. Returns the manifest path."""
+    from generators.composer import apply_fleet
+    from generators.manifest import example_manifest, load_manifest
+
+    root.mkdir(parents=True, exist_ok=True)
+    manifest = root / "fleet.toml"
+    manifest.write_text(example_manifest(root), encoding="utf-8")
+    fleet = load_manifest(manifest)
+    for resident in fleet.residents:
+        Path(resident.repo).mkdir(parents=True, exist_ok=True)
+    if provision:
+        apply_fleet(fleet)
+    return manifest
+
+
+def artifact_path(manifest: Path, name: str) -> Path:
+    """The path of the first planned artifact called ``name`` (e.g. "opencode.jsonc")."""
+    from generators.composer import plan_fleet
+    from generators.manifest import load_manifest
+
+    plans = plan_fleet(load_manifest(manifest))
+    return next(a.path for p in plans for a in p.artifacts if a.path.name == name)
+
+
+def make_divergent(manifest: Path) -> Path:
+    """Hand-edit the opencode seat's owned `instructions`: a detail file added to the array."""
+    path = artifact_path(manifest, "opencode.jsonc")
+    text = path.read_text(encoding="utf-8")
+    marker = '"instructions": ['
+    assert marker in text
+    path.write_text(text.replace(marker, marker + '\n    "/tmp/extra-notes.md",', 1), encoding="utf-8")
+    return path
+
+
+async def settle(app, pilot) -> None:
+    """Let workers (analysis, plans) finish and the screen catch up."""
+    await pilot.pause()
+    await app.workers.wait_for_complete()
+    await pilot.pause()
 
 
 @pytest.fixture(autouse=True)

@@ -27,9 +27,10 @@ from curator.screens.dialogs import ConfirmDialog, ConflictDialog, DiffDialog
 from curator.widgets.byte_meter import ByteMeter
 from curator.widgets.entries_table import EntriesTable
 from curator.widgets.tables import fill
-from curator.widgets.verbatim import verbatim
+from curator.widgets.verbatim import diff_content, verbatim
 
 INDEX_NAME = "MEMORY.md"
+ARCHIVE_NAME = "ARCHIVE.md"
 PANEL_TABS = ("entries", "merge", "trim", "archive", "pointers", "load")
 
 
@@ -70,7 +71,11 @@ class IndexScreen(Screen):
         self.analysis = None  # the last curator.analysis.Analysis
         self._analysis_timer: Timer | None = None
         self._saved_text = ""  # editor text as last loaded from / saved to disk
+        self._requested = b""  # editor bytes the last analysis was started on
         self.store = None
+        self.merge_candidates: list = []
+        self.trim_suggestions: list = []
+        self.archive_hits: list[tuple[str, str, str]] = []
 
     # -- layout ------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -98,6 +103,7 @@ class IndexScreen(Screen):
 
     def on_mount(self) -> None:
         self.load_from_disk()
+        self.show_archive()
         self.query_one("#editor", TextArea).focus()
 
     # -- the editor and the meter ------------------------------------------------------------------
@@ -127,6 +133,7 @@ class IndexScreen(Screen):
         self.editor.load_text(text)
         self.update_meter()
         self.update_title()
+        self.start_analysis()
 
     def replace_editor_text(self, text: str) -> None:
         """New text from disk (a lever, undo, reload): an undoable edit, so editor history survives."""
@@ -147,7 +154,9 @@ class IndexScreen(Screen):
         self.update_title()
         if self._analysis_timer is not None:
             self._analysis_timer.stop()
-        self._analysis_timer = self.set_timer(self.app.analysis_delay, self.start_analysis)
+            self._analysis_timer = None
+        if self.editor_bytes() != self._requested:  # not an echo of text already analysed
+            self._analysis_timer = self.set_timer(self.app.analysis_delay, self.start_analysis)
 
     def update_meter(self) -> None:
         meter = self.query_one(ByteMeter)
@@ -164,7 +173,8 @@ class IndexScreen(Screen):
     # -- analysis (debounced, off the UI thread) ---------------------------------------------------
     def start_analysis(self) -> None:
         self._analysis_timer = None
-        self.run_analysis(self.editor_bytes())
+        self._requested = self.editor_bytes()
+        self.run_analysis(self._requested)
 
     @work(thread=True, exclusive=True, group="analysis")
     def run_analysis(self, raw: bytes) -> None:
@@ -180,7 +190,13 @@ class IndexScreen(Screen):
 
     def lever_suggestions(self, analysis) -> dict:
         """Merge candidates and trim suggestions from the levers (pure), computed in the worker."""
-        return {}
+        from curator.levers.merge import find_candidates
+        from curator.levers.trim import suggestions
+
+        return {
+            "merge": find_candidates(analysis.index),
+            "trim": suggestions(self.memory_dir, analysis.index, limits=self.limits),
+        }
 
     def show_analysis(self, analysis, raw: bytes, extras: dict) -> None:
         if raw != self.editor_bytes():
@@ -245,10 +261,66 @@ class IndexScreen(Screen):
         self._load_notes = {name: load.note for name, load in analysis.loads.items()}
 
     def show_merge(self, candidates: list) -> None:
-        pass
+        self.merge_candidates = candidates
+        index = self.analysis.index
+        rows = []
+        for c in candidates:
+            lines = ", ".join(str(index.entry(i).line) for i in c.entry_ids if index.has_entry(i))
+            rows.append(((verbatim(f"lines {lines}"), verbatim(c.section or "(across sections)"),
+                          verbatim(f"{c.bytes_saved:,} B"), verbatim(f"{c.score:.0f}% alike · {c.reason}")), None))
+        if not rows:
+            rows.append(((verbatim("—"), verbatim(""), verbatim(""), verbatim("no entries say the same thing")), None))
+        fill(self.query_one("#merge-table", DataTable),
+             [("Entries", "entries"), ("Section", "section"), ("Saves", "saves"), ("Why", "why")], rows)
 
     def show_trim(self, suggestions: list) -> None:
-        pass
+        self.trim_suggestions = suggestions
+        index = self.analysis.index
+        rows = []
+        for t in suggestions:
+            entry = index.entry(t.entry_id) if index.has_entry(t.entry_id) else None
+            where = f"line {entry.line}" if entry else t.entry_id
+            what = f"split → {t.detail_file}" if t.kind == "split" else "tighten"
+            rows.append(((verbatim(where), verbatim(f"{entry.nbytes:,} B" if entry else "?"),
+                          verbatim(f"{t.bytes_saved:,} B"), verbatim(what)), None))
+        if not rows:
+            rows.append(((verbatim("—"), verbatim(""), verbatim(""), verbatim("no entry is long enough to trim")), None))
+        fill(self.query_one("#trim-table", DataTable),
+             [("Entry", "entry"), ("Bytes", "bytes"), ("Saves", "saves"), ("Suggestion", "what")], rows)
+
+    # -- the archive panel ---------------------------------------------------------------------
+    @on(Input.Changed, "#archive-search")
+    def archive_query_changed(self, event: Input.Changed) -> None:
+        self.show_archive(event.value)
+
+    @on(Input.Submitted, "#archive-search")
+    def archive_query_submitted(self) -> None:
+        self.query_one("#archive-table", DataTable).focus()
+
+    def show_archive(self, query: str = "") -> None:
+        """Search hits (fuzzy, from the archive lever), or every archived entry when the query is empty."""
+        from curator.index_model import parse_index
+        from curator.levers.archive import search_archive
+
+        try:
+            if query.strip():
+                hits = [(h.entry_id, h.section, h.text) for h in search_archive(self.memory_dir, query)]
+            elif self.store is not None and self.store.exists(ARCHIVE_NAME):
+                archive = parse_index(self.store.path_of(ARCHIVE_NAME).read_bytes())
+                hits = [(e.id, e.section, e.text) for e in archive.entries]
+            else:
+                hits = []
+        except CuratorError as err:
+            self.set_status(f"archive: {err}", "$error")
+            hits = []
+        self.archive_hits = hits
+        rows = [((verbatim(section or "(top)"), verbatim(f"{len(text.encode()):,} B"),
+                  verbatim(text.split("\n", 1)[0])), None) for _id, section, text in hits]
+        if not rows:
+            rows.append(((verbatim("—"), verbatim(""),
+                          verbatim("no match" if query.strip() else "ARCHIVE.md is empty or not created yet")), None))
+        fill(self.query_one("#archive-table", DataTable),
+             [("Section", "section"), ("Bytes", "bytes"), ("Archived entry", "text")], rows, max_width=100)
 
     # -- details under the panels ------------------------------------------------------------------
     @on(DataTable.RowHighlighted)
@@ -265,6 +337,16 @@ class IndexScreen(Screen):
             detail.update(self.detail_for(table_id, key))
 
     def detail_for(self, table_id: str | None, key: str | None) -> Content:
+        table = self.query_one(f"#{table_id}", DataTable) if table_id else None
+        row = table.cursor_row if table is not None else -1
+        if table_id == "merge-table" and 0 <= row < len(self.merge_candidates):
+            index = self.analysis.index
+            ids = [i for i in self.merge_candidates[row].entry_ids if index.has_entry(i)]
+            return Content("\n").join(verbatim(index.entry(i).text) for i in ids)
+        if table_id == "trim-table" and 0 <= row < len(self.trim_suggestions):
+            return verbatim("after: " + self.trim_suggestions[row].new_line)
+        if table_id == "archive-table" and 0 <= row < len(self.archive_hits):
+            return verbatim(self.archive_hits[row][2])
         return Content("")
 
     # -- navigation --------------------------------------------------------------------------------
@@ -324,7 +406,7 @@ class IndexScreen(Screen):
         self._saved_text = self.editor.text
         self.update_title()
         self.set_status(f"Saved {INDEX_NAME} ({len(self.editor_bytes()):,} B). alt+z undoes the save.", "$success")
-        self.start_analysis()
+        self.after_change()
 
     def resolve_conflict(self, choice: str | None) -> None:
         if choice == "reload":
@@ -374,5 +456,200 @@ class IndexScreen(Screen):
         self.after_change()
 
     def after_change(self) -> None:
-        """Files changed on disk through the store: re-analyse now (pointers re-checked at once)."""
-        self.start_analysis()
+        """Files changed on disk through the store: re-analyse at once (not debounced), so pointers are
+        re-checked before the next key and anything orphaned is flagged immediately."""
+        from curator.analysis import analyze
+
+        if self._analysis_timer is not None:
+            self._analysis_timer.stop()
+            self._analysis_timer = None
+        raw = self._requested = self.editor_bytes()
+        before = self.analysis.pointers if self.analysis is not None else None
+        try:
+            result = analyze(self.memory_dir, index_bytes=raw, limits=self.limits)
+            extras = self.lever_suggestions(result)
+        except CuratorError as err:
+            self.set_status(f"analysis failed: {err}", "$error")
+            return
+        self.show_analysis(result, raw, extras)
+        self.show_archive(self.query_one("#archive-search", Input).value)
+        self.flag_new_pointer_problems(before, result.pointers)
+
+    def flag_new_pointer_problems(self, before, after) -> None:
+        """Problems the last write introduced: switch to the Pointers panel and say so."""
+        old_orphans = set(before.orphans) if before else set()
+        old_dangling = {(d.file, d.target) for d in before.dangling} if before else set()
+        orphans = [name for name in after.orphans if name not in old_orphans]
+        dangling = [d for d in after.dangling if (d.file, d.target) not in old_dangling]
+        if not orphans and not dangling:
+            return
+        self.query_one(TabbedContent).active = "pointers"
+        parts = [f"orphaned: {', '.join(orphans)}"] if orphans else []
+        parts += [f"dangling: {', '.join(d.target for d in dangling)}"] if dangling else []
+        self.app.notify("Pointers re-checked after the change — " + "; ".join(parts)
+                        + ". An orphaned pointer is a deleted memory: re-link it or undo (alt+z).",
+                        title="New pointer problems", severity="warning", markup=False, timeout=10)
+
+    # -- levers: plan (core) → preview → confirm → apply (store) -------------------------------
+    def disk_index(self):
+        """MEMORY.md as on disk, parsed; None (with a message) when the editor has unsaved edits."""
+        from curator.index_model import parse_index
+
+        if self.store is None:
+            return None
+        if self.dirty:
+            self.app.notify("Save your edits first (ctrl+s): levers work on the file as saved.",
+                            severity="warning", markup=False)
+            return None
+        raw = self.store.read(INDEX_NAME)
+        if raw.decode("utf-8", "surrogateescape") != self._saved_text:
+            self.replace_editor_text(raw.decode("utf-8", "surrogateescape"))
+            self.app.notify("MEMORY.md changed on disk; the editor now shows it. Try again.",
+                            severity="warning", markup=False)
+            return None
+        return parse_index(raw)
+
+    def selected_entry_ids(self) -> list[str]:
+        return self.query_one(EntriesTable).selected_ids()
+
+    def highlighted(self, table_id: str, items: list):
+        table = self.query_one(f"#{table_id}", DataTable)
+        row = table.cursor_row
+        return items[row] if 0 <= row < len(items) else None
+
+    def action_merge(self) -> None:
+        from curator.levers.merge import MergeRefused, plan_merge
+
+        index = self.disk_index()
+        if index is None:
+            return
+        tabs = self.query_one(TabbedContent)
+        if tabs.active == "merge":
+            candidate = self.highlighted("merge-table", self.merge_candidates)
+            ids = list(candidate.entry_ids) if candidate else []
+        else:
+            ids = self.selected_entry_ids()
+        if len(ids) < 2:
+            self.app.notify("Mark two or more entries (space in the Entries panel), or pick a row in the Merge panel.",
+                            severity="warning", markup=False)
+            return
+        try:
+            change = plan_merge(self.memory_dir, index, ids)
+            refused = []
+        except MergeRefused as err:
+            change, refused = err.change, err.lost
+        except CuratorError as err:
+            self.app.notify(str(err), title="Cannot merge", severity="error", markup=False)
+            return
+        self.confirm_change(change, index, refused=refused)
+
+    def action_archive(self) -> None:
+        from datetime import date
+
+        from curator.levers.archive import plan_archive
+
+        index = self.disk_index()
+        if index is None:
+            return
+        ids = self.selected_entry_ids()
+        if not ids:
+            self.app.notify("Select entries in the Entries panel (space marks several).", severity="warning")
+            return
+        try:
+            change = plan_archive(self.memory_dir, index, ids, today=date.today())
+        except CuratorError as err:
+            self.app.notify(str(err), title="Cannot archive", severity="error", markup=False)
+            return
+        self.confirm_change(change, index)
+
+    def action_trim(self) -> None:
+        from curator.levers.trim import plan_trim
+
+        index = self.disk_index()
+        if index is None:
+            return
+        suggestion = self.highlighted("trim-table", self.trim_suggestions)
+        if suggestion is None or self.query_one(TabbedContent).active != "trim":
+            self.action_tab("trim")
+            self.app.notify("Pick a suggestion in the Trim panel, then press t.", markup=False)
+            return
+        try:
+            change = plan_trim(self.memory_dir, index, suggestion.entry_id, kind=suggestion.kind)
+        except CuratorError as err:
+            self.app.notify(str(err), title="Cannot trim", severity="error", markup=False)
+            return
+        self.confirm_change(change, index)
+
+    def action_restore(self) -> None:
+        from curator.levers.archive import plan_restore
+
+        index = self.disk_index()
+        if index is None:
+            return
+        hit = self.highlighted("archive-table", self.archive_hits)
+        if hit is None or self.query_one(TabbedContent).active != "archive":
+            self.action_tab("archive")
+            self.app.notify("Pick an archived entry in the Archive panel, then press r.", markup=False)
+            return
+        try:
+            change = plan_restore(self.memory_dir, index, hit[0])
+        except CuratorError as err:
+            self.app.notify(str(err), title="Cannot restore", severity="error", markup=False)
+            return
+        self.confirm_change(change, index)
+
+    def action_search_archive(self) -> None:
+        self.query_one(TabbedContent).active = "archive"
+        self.query_one("#archive-search", Input).focus()
+
+    def change_preview(self, change: Change, index, refused: list[str]) -> Content:
+        """Bytes saved, the meter after, warnings, and the diff of every file the change writes."""
+        after = measure(change.files.get(INDEX_NAME, index.raw), self.limits)
+        before = measure(index.raw, self.limits)
+        lines = [
+            verbatim(change.description, "bold"),
+            verbatim(f"saves {change.bytes_saved:,} B · meter {before.bytes:,} → {after.bytes:,} B "
+                     f"({after.zone.replace('-', ' ')}; {after.headroom_target:,} B headroom to the target)"),
+        ]
+        if refused:
+            lines.append(verbatim("REFUSED by default — it would lose: " + "; ".join(refused), "bold $error"))
+            lines.append(verbatim("Apply anyway only if that is what you want; the pointers panel will flag it.",
+                                  "$error"))
+        for warning in change.warnings:
+            lines.append(verbatim(f"warning: {warning}", "$warning"))
+        for name in change.names:
+            new = change.files[name]
+            old = index.raw if name == INDEX_NAME else (self.store.path_of(name).read_bytes()
+                                                         if self.store.exists(name) else b"")
+            diff = "".join(difflib.unified_diff(
+                old.decode("utf-8", "replace").splitlines(True),
+                (new or b"").decode("utf-8", "replace").splitlines(True),
+                fromfile=f"{name} (now)", tofile=f"{name} (after)", n=1))
+            lines.append(diff_content(diff))
+        return Content("\n").join(lines)
+
+    def confirm_change(self, change: Change, index, *, refused: list[str] = ()) -> None:
+        body = self.change_preview(change, index, list(refused))
+        title = f"{change.kind.capitalize() or 'Change'}: preview"
+
+        def decided(yes: bool | None) -> None:
+            if yes:
+                self.apply_change(change)
+            else:
+                self.set_status("Cancelled: nothing was written.")
+
+        label = "Apply anyway" if refused else "Apply"
+        self.app.push_screen(ConfirmDialog(title, body, label, danger=bool(refused)), decided)
+
+    def apply_change(self, change: Change) -> None:
+        try:
+            self.store.apply(change)
+        except ConflictError as err:
+            self.app.notify(str(err), title="Not applied: changed on disk", severity="error", markup=False, timeout=10)
+            return
+        except CuratorError as err:
+            self.app.notify(str(err), title="Not applied", severity="error", markup=False)
+            return
+        self.replace_editor_text(self.reread_index())
+        self.set_status(f"Applied: {change.description} (saved {change.bytes_saved:,} B). alt+z undoes it.", "$success")
+        self.after_change()

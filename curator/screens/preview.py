@@ -160,8 +160,9 @@ class PreviewScreen(Screen[bool]):
             self.replan()
             return
         self.changed = True
-        self.app.notify(f"Applied: created {counts['CREATED']} file(s).", markup=False)
-        self.show_plans(self.fleet, fresh)
+        created = [a for plan in fresh for a in plan.artifacts if a.status == "CREATED"]
+        self.app.notify(f"Applied: created {len(created)} file(s); re-planned.", markup=False)
+        self.replan()  # what is on disk now: everything just created reads MATCH
 
     def action_set_aside(self) -> None:
         table = self.query_one("#preview-table", DataTable)

@@ -1,0 +1,350 @@
+"""Pilot tests of the curator's flows, asserting on the files on disk."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable, Input, TabbedContent, TextArea
+
+from curator.app import CuratorApp
+from curator.screens.dialogs import ConfirmDialog, ConflictDialog, DiffDialog
+from curator.screens.fleet import FleetScreen
+from curator.screens.help import HelpScreen
+from curator.screens.index import IndexScreen
+from curator.screens.preview import PreviewScreen
+from curator.widgets.byte_meter import ByteMeter
+from curator.widgets.entries_table import EntriesTable
+from test_app_fixtures import app_env, artifact_path, make_divergent, settle, write_fleet, write_seat  # noqa: F401
+
+SIZE = (120, 36)
+
+
+def table_text(table: DataTable) -> str:
+    return "\n".join(" | ".join(str(getattr(c, "plain", c)) for c in table.get_row_at(i)) for i in range(table.row_count))
+
+
+def select_entry(screen: IndexScreen, needle: str) -> str:
+    table = screen.query_one(EntriesTable)
+    entry_id = next(r.id for r in table.rows_by_id.values() if needle in r.text)
+    table.move_cursor(row=table.get_row_index(entry_id))
+    table.focus()
+    return entry_id
+
+
+# -- the index screen --------------------------------------------------------------------------
+
+async def test_typing_moves_the_meter_and_ctrl_s_saves(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    before = (seat / "MEMORY.md").read_bytes()
+    app = CuratorApp(seat, analysis_delay=0.01)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        meter = app.screen.query_one(ByteMeter)
+        assert meter.reading.bytes == len(before)
+        await pilot.press("x", "y", "z")
+        assert meter.reading.bytes == len(before) + 3  # every keystroke, before any analysis
+        assert (seat / "MEMORY.md").read_bytes() == before  # nothing written until ctrl+s
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+    assert (seat / "MEMORY.md").read_bytes() == b"xyz" + before
+
+
+async def test_meter_zone_words_follow_the_target(tmp_path):
+    seat = write_seat(tmp_path / "memory", craft=180)
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        meter = app.screen.query_one(ByteMeter)
+        assert meter.reading.zone == "over-target"
+        assert "OVER TARGET" in meter.render().plain
+        assert f"{meter.reading.bytes - 17_000:,} B over target" in meter.render().plain
+
+
+async def test_brackets_render_verbatim_in_the_entries_panel(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        text = table_text(app.screen.query_one(EntriesTable))
+    assert "Keep `[brackets]` and [red]markup[/red] literal" in text
+    assert "[rule] — see [git notes](git.md)" in text
+
+
+async def test_hand_merge_that_drops_a_pointer_is_flagged_at_once(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        editor = app.screen.query_one("#editor", TextArea)
+        row = next(i for i, line in enumerate(editor.text.split("\n")) if "ci-details.md" in line)
+        editor.delete((row, 0), (row + 1, 0))  # the bearer merges the two CI lines by deleting one
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        screen = app.screen
+        assert screen.query_one(TabbedContent).active == "pointers"
+        pointers = table_text(screen.query_one("#pointers-table", DataTable))
+    assert "ORPHAN | ci-details.md" in pointers
+    assert b"ci-details.md" not in (seat / "MEMORY.md").read_bytes()
+
+
+async def test_merge_lever_previews_applies_and_keeps_every_pointer(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    before = (seat / "MEMORY.md").read_bytes()
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2", "2")  # leave the editor, Merge panel
+        assert app.screen.merge_candidates, "the fixture has two near-duplicate CI rules"
+        await pilot.press("m")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert (seat / "MEMORY.md").read_bytes() == before  # preview writes nothing
+        await pilot.press("y")
+        await settle(app, pilot)
+        pointers = table_text(app.screen.query_one("#pointers-table", DataTable))
+    after = (seat / "MEMORY.md").read_bytes()
+    assert len(after) < len(before)
+    assert [line for line in after.splitlines() if b"full test suite" in line] == [
+        b"- Run the full test suite before every push, see [ci notes](ci.md); "
+        b"Always run the full test suite before each push; details in [ci](ci-details.md)"
+    ]
+    assert b"(ci.md)" in after and b"(ci-details.md)" in after
+    assert "ORPHAN" not in pointers
+
+
+async def test_archive_moves_the_entry_to_archive_md_and_undo_restores(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    before = (seat / "MEMORY.md").read_bytes()
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        select_entry(app.screen, "Never force-push")
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(app, pilot)
+        archived = (seat / "ARCHIVE.md").read_bytes()
+        assert b"Never force-push a shared branch" in archived
+        assert b"Never force-push" not in (seat / "MEMORY.md").read_bytes()
+        assert "Never force-push" not in app.screen.query_one(TextArea).text
+        assert "Never force-push" in table_text(app.screen.query_one("#archive-table", DataTable))
+        await pilot.press("alt+z")
+        await settle(app, pilot)
+    assert (seat / "MEMORY.md").read_bytes() == before
+    assert not (seat / "ARCHIVE.md").exists()
+
+
+async def test_cancelled_lever_writes_nothing(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    before = (seat / "MEMORY.md").read_bytes()
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        select_entry(app.screen, "Never force-push")
+        await pilot.press("a", "n")
+        await settle(app, pilot)
+    assert (seat / "MEMORY.md").read_bytes() == before
+    assert not (seat / "ARCHIVE.md").exists()
+
+
+async def test_trim_split_moves_the_tail_to_the_detail_file(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2", "3")
+        suggestion = app.screen.trim_suggestions[0]
+        assert suggestion.kind == "split"
+        await pilot.press("t", "y")
+        await settle(app, pilot)
+    index = (seat / "MEMORY.md").read_text()
+    assert "cut the run time by a third" not in index
+    assert "cut the run time by a third" in (seat / "perf.md").read_text()
+
+
+async def test_save_conflict_never_overwrites_and_offers_the_choice(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("m", "i", "n", "e")
+        theirs = b"# written by the agent meanwhile\n"
+        (seat / "MEMORY.md").write_bytes(theirs)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, ConflictDialog)
+        assert (seat / "MEMORY.md").read_bytes() == theirs
+        await pilot.press("d")  # show diff, then back to the choice
+        await pilot.pause()
+        assert isinstance(app.screen, DiffDialog)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ConflictDialog)
+        await pilot.press("escape")  # cancel: still nothing written
+        await pilot.pause()
+        assert (seat / "MEMORY.md").read_bytes() == theirs
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("k")  # keep mine: explicit overwrite, journalled
+        await settle(app, pilot)
+        mine = app.screen.query_one(TextArea).text.encode()
+    assert mine.startswith(b"mine")
+    assert (seat / "MEMORY.md").read_bytes() == mine
+
+
+async def test_save_conflict_reload_takes_the_disk_version(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("x")
+        theirs = b"# theirs\n"
+        (seat / "MEMORY.md").write_bytes(theirs)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert app.screen.query_one(TextArea).text == "# theirs\n"
+    assert (seat / "MEMORY.md").read_bytes() == theirs
+
+
+async def test_help_lists_every_lever_key(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        keys = table_text(app.screen.query_one(DataTable))
+        for word in ("Save", "Merge", "Archive", "Trim", "Re-provision preview", "Undo change", "Commands"):
+            assert word in keys
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, IndexScreen)
+
+
+async def test_command_palette_offers_the_screen_actions(tmp_path):
+    from curator.screens.palette import CuratorCommands
+
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        provider = CuratorCommands(app.screen)
+        titles = [title for title, *_ in provider._actions()]
+    for title in ("Merge", "Archive", "Trim", "Save", "Search archive", "Re-provision preview", "Help"):
+        assert title in titles
+
+
+async def test_p_without_a_fleet_explains_how(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2", "p")
+        await pilot.pause()
+        assert isinstance(app.screen, IndexScreen)
+        assert any("--fleet" in str(n.message) for n in app._notifications)
+
+
+# -- the fleet panel and the preview -----------------------------------------------------------
+
+async def test_preview_apply_creates_and_the_fleet_turns_match(tmp_path):
+    from generators.composer import plan_fleet
+    from generators.manifest import load_manifest
+
+    manifest = write_fleet(tmp_path / "fleet", provision=False)
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, FleetScreen)
+        assert "CREATED" in table_text(app.screen.query_one("#fleet-grid", DataTable))
+        await pilot.press("p")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PreviewScreen)
+        assert "READY" in str(app.screen.query_one("#preview-verdict").render())
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert {a.status for _, a in app.screen.rows} == {"MATCH"}
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FleetScreen)
+        grid = table_text(app.screen.query_one("#fleet-grid", DataTable))
+    kimi = plan_fleet(load_manifest(manifest))[0]
+    assert kimi.status == "MATCH"
+    assert (kimi.memory_dir / "MEMORY.md").is_file()
+    assert grid.splitlines()[0].count("CREATED") == 0
+
+
+async def test_divergent_preview_refuses_and_set_aside_is_the_escape_hatch(tmp_path):
+    from generators.composer import plan_fleet
+    from generators.manifest import load_manifest
+
+    manifest = write_fleet(tmp_path / "fleet")
+    jsonc = make_divergent(manifest)
+    edited = jsonc.read_bytes()
+    wake = artifact_path(manifest, "write_wake_envelope.py")
+    wake.unlink()  # pending creation next to the divergence: must not be written either
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"divergent", "enter")
+        await pilot.pause()
+        assert app.screen.query_one("#fleet-grid", DataTable).row_count == 1
+        detail = str(app.screen.query_one("#fleet-detail-text").render())
+        assert "DIVERGENT" in detail and "instructions" in detail
+        await pilot.press("p")
+        await settle(app, pilot)
+        verdict = str(app.screen.query_one("#preview-verdict").render())
+        assert "REFUSED" in verdict and "set it aside" in verdict
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert jsonc.read_bytes() == edited and not wake.exists()  # refusal wrote nothing
+        await pilot.press("x")  # the divergent row is first
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+    aside = list(jsonc.parent.glob("opencode.jsonc.divergent-*"))
+    assert len(aside) == 1 and aside[0].read_bytes() == edited
+    assert wake.exists()
+    assert all(p.status == "MATCH" for p in plan_fleet(load_manifest(manifest)))
+
+
+async def test_fleet_opens_a_seat_and_p_previews_that_seat(tmp_path):
+    manifest = write_fleet(tmp_path / "fleet")
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("o")
+        await settle(app, pilot)
+        assert isinstance(app.screen, IndexScreen)
+        assert app.screen.resident_id == "@neo-kimi-iris"
+        await pilot.press("f2", "p")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PreviewScreen)
+        assert app.screen.resident_ids == ["@neo-kimi-iris"]
+        assert "ALL MATCH" in str(app.screen.query_one("#preview-verdict").render())
+
+
+# -- the command line --------------------------------------------------------------------------
+
+def test_bare_command_without_memory_says_how_to_start(tmp_path, monkeypatch, capsys):
+    from curator.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert "seat-curator tui MEMORY_DIR" in out and "seat-curator demo" in out
+
+
+def test_tui_on_a_missing_dir_is_a_one_line_error(tmp_path, capsys):
+    from curator.cli import main
+
+    assert main(["tui", str(tmp_path / "nope")]) == 1
+    err = capsys.readouterr().err
+    assert "no such memory directory" in err and "Traceback" not in err
