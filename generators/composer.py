@@ -18,12 +18,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from curator.errors import CuratorError
-from curator.fsio import exclusive_create, fsync_dir, read_bytes
+from curator.fsio import MAX_READ_BYTES, exclusive_create, fsync_dir
 from generators import kimi, layout, opencode
-from generators.emission import CREATE_ONLY, KIMI_CONFIG, WHOLE_FILE, EmittedFile
+from generators.emission import CREATE_ONLY, WHOLE_FILE, EmittedFile
 from generators.errors import DivergentError, PreparationError, UnsupportedError
 from generators.manifest import Fleet, Resident
-from generators.projection import KIMI_OWNED, InvalidOwnedFile, differing_keys, project, render
+from generators.projection import InvalidOwnedFile, differing_keys, project, render
 
 CREATED = "CREATED"
 MATCH = "MATCH"
@@ -41,10 +41,8 @@ class Artifact:
     owned_keys: list[str]
     reason: str
     diff: str = ""
-    # What apply needs; not part of the report.
-    content: bytes = field(default=b"", repr=False, compare=False)
-    mode: int = field(default=0o600, repr=False, compare=False)
-    root: Path | None = field(default=None, repr=False, compare=False)
+    # What apply needs (the file to write); not part of the report.
+    emitted: EmittedFile | None = field(default=None, repr=False, compare=False)
     # The path segment a safety problem sits on (None when the path is safe).
     unsafe_at: Path | None = field(default=None, repr=False, compare=False)
 
@@ -99,6 +97,7 @@ def emit_resident(fleet: Fleet, resident: Resident, *, interpreter: str | None =
 def plan_resident(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> ResidentPlan:
     """Compare what the fleet would write with what is on disk. Reads only; writes nothing."""
     emitted = emit_resident(fleet, resident, interpreter=interpreter)
+    seen: dict[str, int] = {}  # directory → lstat mode, shared by this seat's artifacts
     home = layout.instance_home(fleet.instance_root, resident.agent_id, resident.harness)
     return ResidentPlan(
         agent_id=resident.agent_id,
@@ -106,7 +105,7 @@ def plan_resident(fleet: Fleet, resident: Resident, *, interpreter: str | None =
         instance_home=home,
         memory_dir=home / "memory",
         repo=resident.repo,
-        artifacts=[_plan_file(item, fleet.mcp_prefix) for item in emitted],
+        artifacts=[_plan_file(item, fleet.mcp_prefix, seen) for item in emitted],
         fleet=fleet,
         resident=resident,
         interpreter=interpreter,
@@ -115,6 +114,7 @@ def plan_resident(fleet: Fleet, resident: Resident, *, interpreter: str | None =
 
 def plan_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: str | None = None) -> list[ResidentPlan]:
     residents = [fleet.resident(resident_id)] if resident_id is not None else list(fleet.residents)
+    interpreter = interpreter or fleet.hook_python or kimi.resolve_interpreter()  # once, not per seat
     return [plan_resident(fleet, r, interpreter=interpreter) for r in residents]
 
 
@@ -124,41 +124,39 @@ def plan_exit_code(plans: list[ResidentPlan]) -> int:
     return 3 if DIVERGENT in statuses else 2 if CREATED in statuses else 0
 
 
-def _owned_keys(item: EmittedFile, prefix: str) -> list[str]:
+def _owned_keys(item: EmittedFile) -> list[str]:
     if item.convergence == CREATE_ONLY:
         return []
     if item.convergence == WHOLE_FILE:
         return [WHOLE_FILE_KEY]
-    if item.convergence == KIMI_CONFIG:
-        return list(KIMI_OWNED)
-    return list(project(item.convergence, item.content, prefix))
+    return list(item.owned or ())
 
 
-def _plan_file(item: EmittedFile, prefix: str) -> Artifact:
-    owned = _owned_keys(item, prefix)
+def _plan_file(item: EmittedFile, prefix: str, seen: dict[str, int] | None = None) -> Artifact:
+    owned = _owned_keys(item)
 
     def artifact(status: str, reason: str, diff: str = "", keys: list[str] | None = None, unsafe_at=None):
         return Artifact(item.path, item.owner, status, owned if keys is None else keys, reason, diff,
-                        content=item.content, mode=item.mode, root=item.root, unsafe_at=unsafe_at)
+                        emitted=item, unsafe_at=unsafe_at)
 
-    problem, at = path_problem(item.root, item.path)
+    problem, at, exists = _inspect(item.root, item.path, seen)
     if problem:
         return artifact(DIVERGENT, problem, unsafe_at=at)
-    if not _exists(item.path):
+    if not exists:
         return artifact(CREATED, f"absent: will be created (mode {item.mode:04o})")
     if item.convergence == CREATE_ONLY:
         return artifact(MATCH, "bearer file: present; the bearer's own, never compared")
     try:
-        found = read_bytes(item.path)
-    except CuratorError as err:
-        return artifact(DIVERGENT, f"unreadable: {err.message}")
+        found = _read_regular(item.path)
+    except OSError as err:
+        return artifact(DIVERGENT, f"unreadable: {err.strerror or err}")
     if item.convergence == WHOLE_FILE:
         if found == item.content:
             return artifact(MATCH, "identical to the generated script")
         diff = _text_diff(item.path, item.content.decode("utf-8", "replace").splitlines(True),
                           found.decode("utf-8", "replace").splitlines(True))
         return artifact(DIVERGENT, "differs from the generated script (a hand edit or a stale generation)", diff)
-    expected = project(item.convergence, item.content, prefix)
+    expected = item.owned
     try:
         actual = project(item.convergence, found, prefix)
     except InvalidOwnedFile as err:
@@ -169,6 +167,16 @@ def _plan_file(item: EmittedFile, prefix: str) -> Artifact:
     keys = list(dict.fromkeys(owned + [k for k in actual if k not in owned]))
     return artifact(DIVERGENT, "owned keys differ: " + ", ".join(changed),
                     _text_diff(item.path, render(expected), render(actual)), keys)
+
+
+def _read_regular(path: Path) -> bytes:
+    """Read a file already checked to be regular; O_NOFOLLOW closes the gap if it became a link."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as handle:
+        size = os.fstat(fd).st_size
+        if size > MAX_READ_BYTES:
+            raise OSError(0, f"{size:,} bytes, over the {MAX_READ_BYTES:,}-byte safety limit")
+        return handle.read()
 
 
 def _text_diff(path: Path, expected: list[str], found: list[str]) -> str:
@@ -191,32 +199,44 @@ def path_problem(root: Path | None, path: Path) -> tuple[str | None, Path | None
     none may be a symlink, every parent must be a directory, and the target must not be a directory.
     ``root`` itself may be a symlink (the operator chose it).
     """
+    problem, at, _ = _inspect(root, path)
+    return problem, at
+
+
+def _inspect(root: Path | None, path: Path, seen: dict[str, int] | None = None) -> tuple[str | None, Path | None, bool]:
+    """``path_problem`` plus whether the file exists. ``seen`` caches directory modes across calls."""
+    # Plain strings, not pathlib: this runs for every artifact of every resident on each plan.
+    path_s = os.path.normpath(path)
     if root is None:
-        return None, None
-    root_n = Path(os.path.normpath(root))
-    path_n = Path(os.path.normpath(path))
-    if not root_n.is_absolute() or not path_n.is_absolute():
-        return f"not an absolute path: {path}", path
-    if path_n == root_n or root_n not in path_n.parents:
-        return f"escapes its trusted root {root_n}", path
-    current = root_n
-    parts = path_n.relative_to(root_n).parts
+        return None, None, _exists(path_s)
+    root_s = os.path.normpath(root)
+    if not os.path.isabs(root_s) or not os.path.isabs(path_s):
+        return f"not an absolute path: {path}", Path(path), False
+    inside = root_s.rstrip(os.sep) + os.sep
+    if not path_s.startswith(inside):
+        return f"escapes its trusted root {root_s}", Path(path), False
+    parts = path_s[len(inside):].split(os.sep)
+    current = inside.rstrip(os.sep) or os.sep
+    last = len(parts) - 1
     for index, part in enumerate(parts):
-        current = current / part
-        try:
-            info = os.lstat(current)
-        except FileNotFoundError:
-            return None, None
-        except OSError as err:
-            return f"cannot inspect {current}: {err.strerror}", current
-        last = index == len(parts) - 1
-        if stat.S_ISLNK(info.st_mode):
-            return f"symlinked path segment: {current}", current
-        if not last and not stat.S_ISDIR(info.st_mode):
-            return f"a file where a directory is expected: {current}", current
-        if last and not stat.S_ISREG(info.st_mode):
-            return f"not a regular file: {current}", current
-    return None, None
+        current = os.path.join(current, part)
+        mode = seen.get(current) if seen is not None and index < last else None
+        if mode is None:
+            try:
+                mode = os.lstat(current).st_mode
+            except FileNotFoundError:
+                return None, None, False
+            except OSError as err:
+                return f"cannot inspect {current}: {err.strerror}", Path(current), False
+            if seen is not None and index < last:
+                seen[current] = mode
+        if stat.S_ISLNK(mode):
+            return f"symlinked path segment: {current}", Path(current), True
+        if index < last and not stat.S_ISDIR(mode):
+            return f"a file where a directory is expected: {current}", Path(current), True
+        if index == last and not stat.S_ISREG(mode):
+            return f"not a regular file: {current}", Path(current), True
+    return None, None, True
 
 
 # ------------------------------------------------------------------------------------------ apply
@@ -250,12 +270,14 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
         fresh = plan_fleet(fleet, resident_id, interpreter=interpreter)
     if any(p.divergent() for p in fresh):
         raise divergent_error(fresh)
+    pending = [art for plan in fresh for art in plan.artifacts if art.status == CREATED]
+    for art in pending:
+        art.emitted.content  # render (and schema-check) everything before the first write
     created: list[Path] = []
     try:
-        for plan in fresh:
-            for art in plan.artifacts:
-                if art.status == CREATED and _create(art):
-                    created.append(art.path)
+        for art in pending:
+            if _create(art):
+                created.append(art.path)
     except BaseException as err:
         for path in reversed(created):  # only files this run created: leave the seat as it was
             try:
@@ -272,17 +294,19 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
     for plan in after:  # report what this run wrote as CREATED, as the reference composer does
         for art in plan.artifacts:
             if art.path in born and art.status == MATCH:
-                art.status, art.reason = CREATED, f"created now (mode {art.mode:04o})"
+                art.status, art.reason = CREATED, f"created now (mode {art.emitted.mode:04o})"
     return after
 
 
 def _create(art: Artifact) -> bool:
     """Create one pending file with exclusive create; False if someone else created it first."""
-    _make_parents(art.root, art.path.parent)
-    problem, _ = path_problem(art.root, art.path)  # re-check: a symlink may have appeared meanwhile
+    item = art.emitted
+    content = item.content
+    _make_parents(item.root, art.path.parent)
+    problem, _ = path_problem(item.root, art.path)  # re-check: a symlink may have appeared meanwhile
     if problem:
         raise DivergentError(f"{art.path}: {problem}; nothing more was written", path=art.path)
-    return exclusive_create(art.path, art.content, mode=art.mode)
+    return exclusive_create(art.path, content, mode=item.mode)
 
 
 def _make_parents(root: Path | None, directory: Path) -> None:

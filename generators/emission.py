@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property, partial
 from pathlib import Path
+from typing import Callable
 
 from generators import layout, template
 from generators.errors import UnsupportedError
@@ -21,13 +23,26 @@ WHOLE_FILE = "whole-file"            # scripts: byte for byte
 
 @dataclass(frozen=True)
 class EmittedFile:
+    """One file the fleet would write. ``content`` is rendered on first use: a plan of a settled fleet
+    compares ``owned`` (the expected owned projection, built from the same data as the bytes) and
+    never needs to render config files at all."""
+
     path: Path
     owner: str
     convergence: str
-    content: bytes
     mode: int
     # The trusted directory this file must stay inside; no segment below it may be a symlink.
     root: Path
+    render: Callable[[], bytes] = field(repr=False, compare=False)
+    owned: dict[str, object] | None = field(default=None, compare=False)
+
+    @cached_property
+    def content(self) -> bytes:
+        return self.render()
+
+
+def fixed(data: bytes) -> Callable[[], bytes]:
+    return lambda: data
 
 
 def comment_safe(text: str) -> str:
@@ -36,13 +51,17 @@ def comment_safe(text: str) -> str:
 
 
 def bearer_emission(fleet, resident, harness: str) -> tuple[Path, list[EmittedFile]]:
-    """Checks shared by both emitters, then the four create-only memory files. Returns (home, files)."""
+    """Checks shared by both emitters, then the four create-only memory files. Returns (home, files).
+
+    Their content renders only when a file is actually created: a plan never reads or needs it."""
     if resident.harness != harness:
         raise UnsupportedError(f"{resident.agent_id}: not a {harness} resident ({resident.harness})")
     if not fleet.enabled_servers(resident):
         raise UnsupportedError(f"{resident.agent_id}: no enabled MCP servers in the catalog for this resident",
                                path=fleet.path)
     home = layout.instance_home(fleet.instance_root, resident.agent_id, resident.harness)
-    files = [EmittedFile(home / "memory" / name, BEARER, CREATE_ONLY, content, 0o600, fleet.instance_root)
-             for name, content in template.bearer_files(resident.agent_id, resident.harness).items()]
+    memory = home / "memory"
+    files = [EmittedFile(memory / name, BEARER, CREATE_ONLY, 0o600, fleet.instance_root,
+                         partial(template.bearer_file, name, resident.agent_id, harness))
+             for name in template.BEARER_FILES]
     return home, files

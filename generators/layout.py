@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from pathlib import Path
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
@@ -11,6 +12,7 @@ _DOT_RUNS = re.compile(r"\.{2,}")
 _SEGMENT_CAP = 40
 
 
+@lru_cache(maxsize=65536)  # pure; a fleet plan asks for the same few segments many times
 def seg(value: str) -> str:
     """A file-name-safe, collision-proof segment for ``value``.
 

@@ -2,15 +2,18 @@
 
 Two projections are compared as parsed values, so comments, formatting and anything outside the
 owned keys are free for the resident. A file that does not parse has no projection: it is DIVERGENT.
+Emitters build the expected projection from the same dict they render, with the functions below;
+only the file on disk is parsed. Reading uses the stdlib's tomllib (values are what matter here, and
+it is ~20x faster than tomlkit, which keeps formatting we never need when reading) and the C json
+parser, falling back to json5 for hand-edited JSONC.
 """
 
 from __future__ import annotations
 
 import json
+import tomllib
 
 import json5
-import tomlkit
-from tomlkit.exceptions import ParseError
 
 from generators.emission import KIMI_CONFIG, KIMI_MCP, OPENCODE_CONFIG
 
@@ -26,17 +29,91 @@ class InvalidOwnedFile(ValueError):
         self.reason = reason
 
 
+# ------------------------------------------------------------------- projections of parsed documents
+
+
+def kimi_config_projection(doc: dict) -> dict[str, object]:
+    permission = doc.get("permission", {})
+    rules = permission.get("rules", ABSENT) if isinstance(permission, dict) else permission
+    return {
+        "default_permission_mode": doc.get("default_permission_mode", ABSENT),
+        "default_model": doc.get("default_model", ABSENT),
+        "permission.rules": rules,
+        "hooks": doc.get("hooks", ABSENT),
+    }
+
+
+def kimi_mcp_projection(doc: dict, prefix: str) -> dict[str, object]:
+    return _prefixed(doc, "mcpServers", prefix)
+
+
+def opencode_projection(doc: dict, prefix: str) -> dict[str, object]:
+    owned = {"instructions": doc.get("instructions", ABSENT)}
+    owned.update(_prefixed(doc, "mcp", prefix))
+    return owned
+
+
+def _prefixed(doc: dict, key: str, prefix: str) -> dict[str, object]:
+    table = doc.get(key, {})
+    if not isinstance(table, dict):
+        return {key: table}  # a non-object where the fleet's entries live: reported as that key
+    return {f"{key}.{name}": value for name, value in table.items() if name.startswith(prefix)}
+
+
+# ---------------------------------------------------------------------------- projections of bytes
+
+
 def project(convergence: str, data: bytes, prefix: str) -> dict[str, object]:
     if convergence == KIMI_CONFIG:
-        return _kimi_config(_decode(data, "TOML"))
+        return kimi_config_projection(parse_toml(data))
     if convergence == KIMI_MCP:
-        return _prefixed(_json(_decode(data, "JSON"), json.loads), "mcpServers", prefix)
+        return kimi_mcp_projection(_json_object(data, json.loads), prefix)
     if convergence == OPENCODE_CONFIG:
-        doc = _json(_decode(data, "JSON"), json5.loads)
-        owned = {"instructions": doc.get("instructions", ABSENT)}
-        owned.update(_prefixed(doc, "mcp", prefix))
-        return owned
+        return opencode_projection(_json_object(data, loads_jsonc), prefix)
     raise ValueError(f"no owned projection for {convergence!r}")
+
+
+def parse_toml(data: bytes) -> dict:
+    text = _decode(data, "TOML")
+    try:
+        return tomllib.loads(text)
+    except (tomllib.TOMLDecodeError, RecursionError) as err:
+        raise InvalidOwnedFile(f"invalid TOML: {err}") from None
+
+
+def loads_jsonc(text: str):
+    """JSON5 semantics, fast: the generated shape (full-line ``//`` header, then plain JSON) parses
+    with the C json parser; anything else (inline comments, trailing commas, unquoted keys) goes to
+    json5, which is ~1000x slower on these files. JSON is a subset of JSON5, so both agree."""
+    lines = text.lstrip("\ufeff").split("\n")
+    start = 0
+    while start < len(lines) and (not lines[start].strip() or lines[start].lstrip().startswith("//")):
+        start += 1
+    try:
+        return json.loads("\n".join(lines[start:]))
+    except ValueError:
+        return json5.loads(text)
+
+
+def _decode(data: bytes, kind: str) -> str:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InvalidOwnedFile(f"invalid {kind}: not UTF-8 (byte {err.start})") from None
+
+
+def _json_object(data: bytes, loads) -> dict:
+    text = _decode(data, "JSON")
+    try:
+        doc = loads(text)
+    except (ValueError, RecursionError) as err:  # JSONDecodeError and json5's errors are ValueErrors
+        raise InvalidOwnedFile(f"invalid JSON: {err}") from None
+    if not isinstance(doc, dict):
+        raise InvalidOwnedFile("invalid JSON: the top level is not an object")
+    return doc
+
+
+# ------------------------------------------------------------------------------------- comparing
 
 
 def differing_keys(expected: dict[str, object], found: dict[str, object]) -> list[str]:
@@ -48,42 +125,3 @@ def render(projection: dict[str, object]) -> list[str]:
     """Stable text of a projection for a unified diff (one owned key per block)."""
     text = json.dumps(projection, indent=2, sort_keys=True, ensure_ascii=False, default=str)
     return [line + "\n" for line in text.split("\n")]
-
-
-def _decode(data: bytes, kind: str) -> str:
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise InvalidOwnedFile(f"invalid {kind}: not UTF-8 (byte {err.start})") from None
-
-
-def _kimi_config(text: str) -> dict[str, object]:
-    try:
-        doc = tomlkit.parse(text).unwrap()
-    except (ParseError, ValueError, RecursionError) as err:
-        raise InvalidOwnedFile(f"invalid TOML: {err}") from None
-    permission = doc.get("permission", {})
-    rules = permission.get("rules", ABSENT) if isinstance(permission, dict) else permission
-    return {
-        "default_permission_mode": doc.get("default_permission_mode", ABSENT),
-        "default_model": doc.get("default_model", ABSENT),
-        "permission.rules": rules,
-        "hooks": doc.get("hooks", ABSENT),
-    }
-
-
-def _json(text: str, loads) -> dict:
-    try:
-        doc = loads(text)
-    except (ValueError, RecursionError) as err:  # JSONDecodeError and json5's errors are ValueErrors
-        raise InvalidOwnedFile(f"invalid JSON: {err}") from None
-    if not isinstance(doc, dict):
-        raise InvalidOwnedFile("invalid JSON: the top level is not an object")
-    return doc
-
-
-def _prefixed(doc: dict, key: str, prefix: str) -> dict[str, object]:
-    table = doc.get(key, {})
-    if not isinstance(table, dict):
-        return {key: table}  # a non-object where the fleet's entries live: reported as that key
-    return {f"{key}.{name}": value for name, value in table.items() if name.startswith(prefix)}

@@ -6,6 +6,7 @@ same marker; every other byte is copied. Deterministic, and the result stays a v
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 SCRIPTS_DIR = Path(__file__).parent / "scripts"
@@ -14,20 +15,38 @@ WAKE_SCRIPT = "write_wake_envelope.py"
 MARKER = "  # seat-curator:literal"
 
 
+@lru_cache(maxsize=None)  # read once per process: a fleet plan emits the same script a thousand times
 def script_source(name: str) -> bytes:
     return (SCRIPTS_DIR / name).read_bytes()
 
 
+@lru_cache(maxsize=None)
+def _split_at_literals(name: str) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
+    """The source as text chunks between literal lines, and each literal's name (None after the last)."""
+    chunks, names, current = [], [], []
+    for line in script_source(name).decode("utf-8").split("\n"):
+        if line.endswith(MARKER):
+            chunks.append("\n".join(current + [""]))
+            names.append(line.split(" = ", 1)[0])
+            current = []
+        else:
+            current.append(line)
+    chunks.append("\n".join(current))
+    names.append(None)
+    return tuple(chunks), tuple(names)
+
+
 def emit_script(name: str, literals: dict[str, object] | None = None) -> bytes:
     literals = dict(literals or {})
-    lines = script_source(name).decode("utf-8").split("\n")
-    for index, line in enumerate(lines):
-        if not line.endswith(MARKER):
+    chunks, names = _split_at_literals(name)
+    out = []
+    for chunk, key in zip(chunks, names):
+        out.append(chunk)
+        if key is None:
             continue
-        key = line.split(" = ", 1)[0]
         if key not in literals:
             raise KeyError(f"{name}: no value for the literal {key}")
-        lines[index] = f"{key} = {literals.pop(key)!r}{MARKER}"
+        out.append(f"{key} = {literals.pop(key)!r}{MARKER}\n")
     if literals:
         raise KeyError(f"{name}: no literal line for {', '.join(sorted(literals))}")
-    return "\n".join(lines).encode("utf-8")
+    return "".join(out).encode("utf-8")

@@ -144,11 +144,17 @@ boot and after compaction, when a fresh context is least able to remember it. Th
 """
 
 
+def bearer_file(name: str, agent_id: str, harness: str) -> bytes:
+    """One create-only file's birth content, as UTF-8 bytes."""
+    text = {
+        "MEMORY.md": lambda: memory_md(harness),
+        "identity.md": lambda: identity_md(agent_id),
+        "seat-pointers.md": lambda: seat_pointers_md(agent_id, harness),
+        "about-this-layer.md": lambda: about_this_layer_md(harness),
+    }[name]()
+    return text.encode("utf-8")
+
+
 def bearer_files(agent_id: str, harness: str) -> dict[str, bytes]:
     """The four create-only files, name → UTF-8 bytes, in birth order."""
-    return {
-        "MEMORY.md": memory_md(harness).encode("utf-8"),
-        "identity.md": identity_md(agent_id).encode("utf-8"),
-        "seat-pointers.md": seat_pointers_md(agent_id, harness).encode("utf-8"),
-        "about-this-layer.md": about_this_layer_md(harness).encode("utf-8"),
-    }
+    return {name: bearer_file(name, agent_id, harness) for name in BEARER_FILES}

@@ -8,11 +8,15 @@
 # exits 0 (fail-open), so a broken hook never blocks a prompt.
 """Identity-anchor hook: reloads a seat's hot memory at session boot and after compaction."""
 
-import os
 import sys
 
-MEMORY_DIR = "/path/to/seat/memory"  # seat-curator:literal
-BOOT_FILES = ("MEMORY.md", "identity.md")  # seat-curator:literal
+try:  # posix is built in and already loaded; `import os` alone would cost more than the whole hook
+    import posix as _fs
+except ImportError:  # not a POSIX system
+    import nt as _fs
+
+MEMORY_DIR = '/path/to/seat/memory'  # seat-curator:literal
+BOOT_FILES = ('MEMORY.md', 'identity.md')  # seat-curator:literal
 
 TRIGGER_BOOT = "session-boot"
 TRIGGER_RELOAD = "post-compact-reload"
@@ -70,6 +74,39 @@ def _parse(raw):
     return value
 
 
+def _env(name):
+    environ = _fs.environ
+    if environ and isinstance(next(iter(environ)), bytes):  # posix keeps the environment as bytes
+        value = environ.get(name.encode())
+        return value.decode(sys.getfilesystemencoding(), "surrogateescape") if value else ""
+    return environ.get(name) or ""
+
+
+def _exists(path):
+    try:
+        _fs.stat(path)
+    except OSError:
+        return False
+    return True
+
+
+def _makedirs(path):
+    try:
+        _fs.mkdir(path, 0o700)
+    except FileExistsError:
+        return
+    except FileNotFoundError:
+        parent = path.rstrip("/").rpartition("/")[0]
+        if not parent or parent == path:
+            raise
+        _makedirs(parent)
+        _fs.mkdir(path, 0o700)
+
+
+def _touch(path):
+    open(path, "wb").close()
+
+
 def main():
     payload = _parse(sys.stdin.buffer.read())
     event = payload.get("hook_event_name")
@@ -77,36 +114,35 @@ def main():
     if not isinstance(sid, str):
         sid = str(sid)
     sid = "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "_" for c in sid)
-    home = os.environ.get("KIMI_CODE_HOME") or os.path.join(os.path.expanduser("~"), ".kimi-code")
-    state = os.path.join(home, "identity-anchor")
-    os.makedirs(state, exist_ok=True)
-    done = os.path.join(state, sid + ".done")
-    compacted = os.path.join(state, sid + ".compacted")
+    home = _env("KIMI_CODE_HOME") or _env("HOME").rstrip("/") + "/.kimi-code"
+    state = home.rstrip("/") + "/identity-anchor"
+    done = state + "/" + sid + ".done"
+    compacted = state + "/" + sid + ".compacted"
 
+    if event == "UserPromptSubmit" and _exists(done) and not _exists(compacted):
+        return  # the silent path: every ordinary prompt ends here, zero bytes, two stat calls
+    _makedirs(state)
     if event == "PostCompact":
-        open(compacted, "wb").close()
+        _touch(compacted)
         return
     if event != "UserPromptSubmit":
         return
-    first = not os.path.exists(done)
-    after = os.path.exists(compacted)
-    if not first and not after:
-        return  # the silent path: every ordinary prompt ends here, zero bytes
+    after = _exists(compacted)
 
     files = []
     for name in BOOT_FILES:
         try:
-            with open(os.path.join(MEMORY_DIR, name), "rb") as handle:
+            with open(MEMORY_DIR.rstrip("/") + "/" + name, "rb") as handle:
                 files.append((name, handle.read()))
         except FileNotFoundError:
             continue
-    wake = os.path.exists(os.path.join(home, "wake-envelope.json"))
+    wake = _exists(home.rstrip("/") + "/wake-envelope.json")
     output = render(MEMORY_DIR, files, TRIGGER_RELOAD if after else TRIGGER_BOOT, wake)
     # Record the boundary before printing: if state cannot be kept, stay silent rather than
     # re-inject the whole layer on every prompt.
-    open(done, "wb").close()
+    _touch(done)
     if after:
-        os.remove(compacted)
+        _fs.unlink(compacted)
     sys.stdout.buffer.write(output)
     sys.stdout.buffer.flush()
 

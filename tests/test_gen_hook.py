@@ -1,0 +1,208 @@
+"""The emitted identity-anchor hook, run as a subprocess exactly as kimi-code runs it (the command
+string from config.toml, through a shell), through the spec §5 contract matrix; plus the byte
+counter the curator uses and the wake-envelope script."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import tomllib
+
+from generators import composer, hook_format, kimi, opencode
+from generators.script_source import HOOK_SCRIPT, WAKE_SCRIPT, emit_script, script_source
+from test_gen_fixtures import KIMI, OPENCODE, make_fleet
+
+BOOT = "session-boot"
+RELOAD = "post-compact-reload"
+
+
+class Seat:
+    """A provisioned kimi-code seat in a directory with a space in its name (quoting must hold)."""
+
+    def __init__(self, tmp_path: Path):
+        self.fleet = make_fleet(tmp_path / "fleet dir")
+        plans = composer.apply_fleet(self.fleet, KIMI)
+        self.plan = plans[0]
+        self.memory = self.plan.memory_dir
+        config = tomllib.loads((self.plan.instance_home / "config.toml").read_text())
+        self.command = config["hooks"][0]["command"]
+        self.home = tmp_path / "kimi home"
+        self.state = self.home / "identity-anchor"
+
+    def run(self, stdin: bytes | str, *, home: Path | None = None) -> subprocess.CompletedProcess:
+        data = stdin.encode() if isinstance(stdin, str) else stdin
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home.parent),
+               "KIMI_CODE_HOME": str(home or self.home)}
+        return subprocess.run(self.command, shell=True, input=data, capture_output=True, env=env, timeout=30)
+
+    def event(self, name: str, sid: str = "s-1", **extra) -> subprocess.CompletedProcess:
+        return self.run(json.dumps({"hook_event_name": name, "session_id": sid, "cwd": "/x",
+                                    "client_type": "cli", **extra}))
+
+
+@pytest.fixture
+def seat(tmp_path):
+    return Seat(tmp_path)
+
+
+def _expected(seat: Seat, trigger: str, *, wake: bool = False, names=("MEMORY.md", "identity.md")) -> bytes:
+    files = {n: (seat.memory / n).read_bytes() for n in names}
+    return hook_format.injected(str(seat.memory), files, trigger, wake)
+
+
+def test_command_is_absolute_quoted_and_uses_the_real_interpreter(seat):
+    interp = kimi.resolve_interpreter()
+    assert seat.command.startswith(f"'{interp}' -I -S '")
+    assert "/fleet dir/" in seat.command and os.path.isabs(interp)
+    assert "shims" not in interp
+
+
+def test_contract_matrix_for_one_session(seat):
+    boot = seat.event("UserPromptSubmit", prompt=[{"type": "text", "text": "hi"}], is_steer=False)
+    assert boot.returncode == 0 and boot.stderr == b""
+    assert boot.stdout == _expected(seat, BOOT)
+    assert boot.stdout.startswith(f'<seat-memory-layer source="{seat.memory}" trigger="session-boot">\n'.encode())
+    assert b"<!-- MEMORY.md -->\n# Seat memory index" in boot.stdout
+    assert b"<!-- identity.md -->\n# Identity" in boot.stdout
+    assert boot.stdout.endswith(b"</seat-memory-layer>\n")
+    assert b"seat-pointers" not in boot.stdout.split(b"<!-- MEMORY.md -->")[0]  # detail files not injected
+
+    ordinary = seat.event("UserPromptSubmit")
+    assert (ordinary.returncode, ordinary.stdout) == (0, b"")
+    compact = seat.event("PostCompact", trigger="auto")
+    assert (compact.returncode, compact.stdout) == (0, b"")
+    assert (seat.state / "s-1.compacted").exists()
+    reload = seat.event("UserPromptSubmit")
+    assert reload.stdout == _expected(seat, RELOAD)
+    assert not (seat.state / "s-1.compacted").exists()
+    after = seat.event("UserPromptSubmit")
+    assert (after.returncode, after.stdout) == (0, b"")
+    assert sorted(p.name for p in seat.state.iterdir()) == ["s-1.done"]
+
+
+@pytest.mark.parametrize("stdin", ["not json", "{", "[1, 2]", "\xff\xfe", '{"hook_event_name": "UserPromptSubmit"} x'])
+def test_garbage_stdin_is_silent_and_exit_zero(seat, stdin):
+    result = seat.run(stdin.encode("latin-1"))
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+    assert not seat.state.exists() or not any(seat.state.glob("*.done"))
+
+
+def test_empty_stdin_and_other_events_are_silent(seat):
+    assert seat.run(b"").stdout == b""
+    for event in ("Stop", "SessionStart", "PreCompact", "Notification"):
+        result = seat.event(event)
+        assert (result.returncode, result.stdout) == (0, b"")
+    assert not (seat.state / "s-1.done").exists()  # the boot is still ahead
+    assert seat.event("UserPromptSubmit").stdout == _expected(seat, BOOT)
+
+
+def test_session_id_with_path_tricks_stays_in_the_state_dir(seat, tmp_path):
+    result = seat.event("UserPromptSubmit", sid="../../escape/../x y")
+    assert result.stdout == _expected(seat, BOOT)
+    assert [p.name for p in seat.state.iterdir()] == ["______escape____x_y.done"]
+    assert not (tmp_path / "escape").exists()
+    missing = seat.run(json.dumps({"hook_event_name": "UserPromptSubmit"}))  # no id → "unknown"
+    assert missing.stdout == _expected(seat, BOOT)
+    assert (seat.state / "unknown.done").exists()
+
+
+def test_missing_boot_file_is_skipped(seat):
+    (seat.memory / "identity.md").unlink()
+    result = seat.event("UserPromptSubmit")
+    assert result.stdout == _expected(seat, BOOT, names=("MEMORY.md",))
+    assert b"<!-- identity.md -->" not in result.stdout
+
+
+def test_wake_route_reminder_when_an_envelope_exists(seat):
+    seat.home.mkdir(parents=True)
+    (seat.home / "wake-envelope.json").write_text("{}")
+    result = seat.event("UserPromptSubmit")
+    assert result.stdout == _expected(seat, BOOT, wake=True)
+    assert b"<!-- wake-route -->" in result.stdout
+
+
+def test_unwritable_state_dir_is_silent_and_exit_zero(seat, tmp_path):
+    blocked = tmp_path / "blocked home"
+    blocked.mkdir()
+    (blocked / "identity-anchor").write_text("a file where the state dir should be")
+    result = seat.run(json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "s"}), home=blocked)
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+    if os.geteuid() != 0:  # root ignores permission bits, so this half only runs unprivileged
+        readonly = tmp_path / "readonly home"
+        (readonly / "identity-anchor").mkdir(parents=True)
+        (readonly / "identity-anchor").chmod(0o500)
+        result = seat.run(json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "s"}), home=readonly)
+        assert (result.returncode, result.stdout) == (0, b"")
+
+
+def test_injected_bytes_equals_the_hooks_real_stdout(seat):
+    (seat.memory / "MEMORY.md").write_bytes("# Index\n\n- ünïcode line without final newline".encode())
+    first = seat.event("UserPromptSubmit")
+    files = {n: (seat.memory / n).read_bytes() for n in ("MEMORY.md", "identity.md")}
+    assert len(first.stdout) == hook_format.injected_bytes(str(seat.memory), files, BOOT, False)
+    seat.event("PostCompact")
+    again = seat.event("UserPromptSubmit")
+    assert len(again.stdout) == hook_format.injected_bytes(str(seat.memory), files, RELOAD, False)
+    assert len(again.stdout) - len(first.stdout) == len(RELOAD) - len(BOOT)
+
+
+def test_emitted_scripts_are_the_sources_with_only_literals_replaced(seat):
+    emitted = (seat.plan.instance_home / "hooks" / HOOK_SCRIPT).read_bytes().split(b"\n")
+    source = script_source(HOOK_SCRIPT).split(b"\n")
+    changed = [i for i, (a, b) in enumerate(zip(emitted, source)) if a != b]
+    assert len(emitted) == len(source) and len(changed) == 1
+    assert emitted[changed[0]] == f"MEMORY_DIR = {str(seat.memory)!r}  # seat-curator:literal".encode()
+    assert emit_script(WAKE_SCRIPT) == script_source(WAKE_SCRIPT)
+    mode = (seat.plan.instance_home / "hooks" / HOOK_SCRIPT).stat().st_mode
+    assert stat.S_IMODE(mode) == 0o700
+
+
+def test_hook_imports_nothing_from_the_project():
+    source = script_source(HOOK_SCRIPT).decode()
+    imports = {line.split()[1] for line in source.splitlines() if line.strip().startswith(("import ", "from "))}
+    assert imports <= {"sys", "posix", "nt", "_json", "json"}, imports
+
+
+# ---------------------------------------------------------------------------- wake-envelope script
+
+
+@pytest.fixture
+def wake_script(tmp_path):
+    fleet = make_fleet(tmp_path / "f")
+    plan = composer.apply_fleet(fleet, OPENCODE)[0]
+    return plan.instance_home / WAKE_SCRIPT
+
+
+def _wake(script: Path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    full_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **env}
+    return subprocess.run([sys.executable, "-I", str(script), *args], capture_output=True, env=full_env, timeout=30)
+
+
+def test_wake_envelope_written_atomically_with_mode_0600(wake_script, tmp_path):
+    data_home = tmp_path / "data home"
+    result = _wake(wake_script, "--data-home", str(data_home), "--port", "4096", "--session-id", "ses_1",
+                   "--project-id", "p1", "--directory", "/repo", OPENCODE_SERVER_USERNAME="u",
+                   OPENCODE_SERVER_PASSWORD="pw")
+    assert result.returncode == 0, result.stderr
+    target = data_home / "opencode" / "wake-envelope.json"
+    envelope = json.loads(target.read_text())
+    assert {k: v for k, v in envelope.items() if k != "updatedAt"} == {
+        "hostname": "127.0.0.1", "port": 4096, "sessionId": "ses_1", "projectId": "p1", "directory": "/repo",
+        "username": "u", "password": "pw"}
+    assert envelope["updatedAt"].endswith("Z")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    assert [p.name for p in target.parent.iterdir()] == ["wake-envelope.json"]  # no temp file left
+
+
+@pytest.mark.parametrize("port", ["0", "65536", "http", "-1"])
+def test_wake_envelope_rejects_bad_ports_and_writes_nothing(wake_script, tmp_path, port):
+    result = _wake(wake_script, "--data-home", str(tmp_path / "d"), "--port", port, "--session-id", "s",
+                   "--project-id", "p", "--directory", "/r")
+    assert result.returncode == 2 and b"port" in result.stderr
+    assert not (tmp_path / "d").exists()
