@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 from curator.errors import CuratorError
 
 # Order is the order shown in --help.
 COMMAND_MODULES = [
+    "curator.commands.demo",
     "curator.commands.app",
     "curator.commands.check",
     "curator.commands.fleet",
@@ -51,3 +53,8 @@ def main(argv: list[str] | None = None) -> int:
         return err.exit_code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`seat-curator plan | head`): stop quietly, as other Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141

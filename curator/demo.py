@@ -1,0 +1,151 @@
+"""The demo fleet: three seats built from bundled example data and provisioned by the generators.
+
+- ``@neo-kimi-iris`` (kimi-code): a healthy seat, well under the target, every pointer good.
+- ``@neo-opencode-wren`` (opencode): a grown seat over the 17 KB target, with near-duplicate entries
+  (merge candidates), long entries (trim candidates), a dangling pointer, a dangling anchor and an
+  orphaned detail file.
+- ``@neo-kimi-kestrel`` (kimi-code): born from the template, then hand-edited: its ``config.toml``
+  changed an owned key and its hook script is not the current generation, so it is DIVERGENT.
+
+The bearer files of iris and wren are laid down before provisioning, exactly as a bearer's own
+files would be there: the composer reports them MATCH and never touches them.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from curator.errors import InputError
+from curator.fsio import atomic_write, exclusive_create
+from generators.composer import ResidentPlan, apply_fleet, plan_fleet
+from generators.manifest import Fleet, load_manifest
+
+HEALTHY, GROWN, DIVERGENT_SEAT = "@neo-kimi-iris", "@neo-opencode-wren", "@neo-kimi-kestrel"
+EXAMPLE_SEATS = {HEALTHY: "iris", GROWN: "wren"}
+
+MANIFEST = """\
+# Demo fleet for seat-curator (format: docs/fleet-manifest.md in the seat-curator repository).
+# Relative paths resolve from this file's directory.
+
+instance_root = "seats"
+mcp_prefix = "neo-mjs-"
+default_model = "kimi-k2"
+default_permission_mode = "manual"
+
+[mcp.neo-mjs-memory-core]
+command = "npx"
+args = ["-y", "@neo.mjs/memory-core-mcp"]
+enabled = true
+
+[mcp.neo-mjs-github-workflow]
+url = "https://mcp.example.invalid/github"
+enabled = false
+
+[[residents]]
+agent_id = "@neo-kimi-iris"
+harness = "kimi-code"
+repo = "repos/iris"
+mcp = { neo-mjs-github-workflow = true }
+
+[[residents]]
+agent_id = "@neo-opencode-wren"
+harness = "opencode"
+repo = "repos/wren"
+
+[[residents]]
+agent_id = "@neo-kimi-kestrel"
+harness = "kimi-code"
+repo = "repos/kestrel"
+"""
+
+# What the kestrel seat's operator changed by hand after birth.
+HAND_EDIT_NOTE = "# hand-edited: ran without prompts for a long refactor (2026-11-20)\n"
+STALE_HOOK_LINE = "# identity-anchor hook, generation of 2026-10 (before the wake-route reminder)\n"
+
+
+@dataclass(frozen=True)
+class DemoFleet:
+    root: Path
+    fleet_path: Path
+    plans: list[ResidentPlan]
+    reused: bool
+
+    def memory_dir(self, agent_id: str) -> Path:
+        return next(p.memory_dir for p in self.plans if p.agent_id == agent_id)
+
+
+def example_memory(name: str) -> dict[str, bytes]:
+    """The bundled memory files of one example seat, by file name."""
+    folder = resources.files("examples").joinpath("seats", name, "memory")
+    return {item.name: item.read_bytes() for item in folder.iterdir() if item.name.endswith(".md")}
+
+
+def build_demo(root: str | Path | None = None) -> DemoFleet:
+    """Build (or reopen) the demo fleet in ``root`` (a new temp dir when None)."""
+    if root is None:
+        root = Path(tempfile.mkdtemp(prefix="seat-curator-demo-"))
+    root = Path(root).expanduser().absolute()
+    fleet_path = root / "fleet.toml"
+    if fleet_path.is_file():  # an earlier demo: reopen it as it is now, never rebuild over it
+        fleet = load_manifest(fleet_path)
+        return DemoFleet(root, fleet_path, plan_fleet(fleet), reused=True)
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise InputError("exists and is not an empty directory or an earlier demo; choose another --dir", path=root)
+    root.mkdir(parents=True, exist_ok=True)
+    exclusive_create(fleet_path, MANIFEST.encode("utf-8"), mode=0o644)
+    fleet = load_manifest(fleet_path)
+    _lay_down_bearer_files(fleet)
+    apply_fleet(fleet)
+    _hand_edit_kestrel(fleet)
+    return DemoFleet(root, fleet_path, plan_fleet(fleet), reused=False)
+
+
+def _lay_down_bearer_files(fleet: Fleet) -> None:
+    for plan in plan_fleet(fleet):
+        example = EXAMPLE_SEATS.get(plan.agent_id)
+        if example is None:
+            continue
+        plan.memory_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        for name, content in sorted(example_memory(example).items()):
+            exclusive_create(plan.memory_dir / name, content, mode=0o600)
+
+
+def _hand_edit_kestrel(fleet: Fleet) -> None:
+    plan = next(p for p in plan_fleet(fleet, DIVERGENT_SEAT))
+    config = plan.instance_home / "config.toml"
+    text = config.read_text(encoding="utf-8")
+    edited = text.replace('default_permission_mode = "manual"', HAND_EDIT_NOTE + 'default_permission_mode = "yolo"', 1)
+    if edited == text:
+        raise InputError("demo: could not find default_permission_mode to hand-edit", path=config)
+    atomic_write(config, edited.encode("utf-8"))
+    hook = plan.instance_home / "hooks" / "identity_anchor_hook.py"
+    source = hook.read_bytes()
+    first, _, rest = source.partition(b"\n")
+    atomic_write(hook, first + b"\n" + STALE_HOOK_LINE.encode("utf-8") + rest)
+
+
+def describe(demo: DemoFleet) -> str:
+    """What was built, where, and the commands to try on it."""
+    lines = [
+        f"{'Reopened' if demo.reused else 'Built'} the demo fleet in {demo.root}",
+        f"  manifest: {demo.fleet_path}",
+    ]
+    for plan in demo.plans:
+        counts: dict[str, int] = {}
+        for art in plan.artifacts:
+            counts[art.status] = counts.get(art.status, 0) + 1
+        summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+        lines.append(f"  {plan.agent_id} ({plan.harness}): {summary}")
+        lines.append(f"    memory: {plan.memory_dir}")
+    wren = demo.memory_dir(GROWN)
+    lines += [
+        "Try:",
+        f"  seat-curator check {wren}",
+        f"  seat-curator candidates {wren}",
+        f"  seat-curator plan --fleet {demo.fleet_path}",
+        f"  seat-curator tui --fleet {demo.fleet_path}",
+    ]
+    return "\n".join(lines) + "\n"

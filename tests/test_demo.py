@@ -1,0 +1,76 @@
+"""The demo fleet: three seats in the states the README promises, built by the real generators."""
+
+from __future__ import annotations
+
+import pytest
+
+from curator.analysis import analyze
+from curator.cli import main
+from curator.demo import DIVERGENT_SEAT, GROWN, HEALTHY, build_demo, example_memory
+from curator.errors import InputError
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    return build_demo(tmp_path_factory.mktemp("demo") / "fleet")
+
+
+def statuses(demo, agent_id):
+    plan = next(p for p in demo.plans if p.agent_id == agent_id)
+    return {art.path.name: art.status for art in plan.artifacts}
+
+
+def test_healthy_seat_is_all_match_and_under_target(demo):
+    assert set(statuses(demo, HEALTHY).values()) == {"MATCH"}
+    assert len(statuses(demo, HEALTHY)) == 7
+    analysis = analyze(demo.memory_dir(HEALTHY))
+    assert analysis.meter.zone == "ok"
+    assert analysis.pointers.problem_count == 0
+
+
+def test_grown_seat_is_over_target_with_every_problem_the_demo_shows(demo):
+    assert set(statuses(demo, GROWN).values()) == {"MATCH"}
+    memory = demo.memory_dir(GROWN)
+    analysis = analyze(memory)
+    assert analysis.meter.zone == "over-target"
+    assert analysis.meter.bytes == (memory / "MEMORY.md").stat().st_size
+    dangling = {d.target for d in analysis.pointers.dangling}
+    assert "test-matrix.md#flaky-suite" in dangling  # a missing file
+    assert "craft.md#profiling" in dangling  # a missing heading
+    assert analysis.pointers.orphans == ["old-shard-notes.md"]
+
+
+def test_bearer_files_are_the_bundled_examples_byte_for_byte(demo):
+    memory = demo.memory_dir(GROWN)
+    for name, content in example_memory("wren").items():
+        assert (memory / name).read_bytes() == content
+        assert (memory / name).stat().st_mode & 0o777 == 0o600
+
+
+def test_divergent_seat_names_its_config_and_hook(demo):
+    got = statuses(demo, DIVERGENT_SEAT)
+    assert got["config.toml"] == "DIVERGENT"
+    assert got["identity_anchor_hook.py"] == "DIVERGENT"
+    assert [s for s in got.values() if s == "DIVERGENT"] == ["DIVERGENT", "DIVERGENT"]
+
+
+def test_reopening_an_existing_demo_changes_nothing(demo):
+    before = {p: p.read_bytes() for p in demo.root.rglob("*") if p.is_file()}
+    again = build_demo(demo.root)
+    assert again.reused
+    assert {p: p.read_bytes() for p in demo.root.rglob("*") if p.is_file()} == before
+
+
+def test_a_non_empty_unrelated_dir_is_refused(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(InputError, match="not an empty directory"):
+        build_demo(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["notes.txt"]
+
+
+def test_demo_no_tui_prints_paths_and_exits_zero(tmp_path, capsys):
+    assert main(["demo", "--dir", str(tmp_path / "d"), "--no-tui"]) == 0
+    out = capsys.readouterr().out
+    assert "Built the demo fleet" in out
+    assert "@neo-kimi-kestrel (kimi-code): 2 DIVERGENT, 5 MATCH" in out
+    assert (tmp_path / "d" / "fleet.toml").is_file()
