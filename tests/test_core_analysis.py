@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from curator import fsio
 from curator.analysis import analyze, entry_pointer_state
 from curator.errors import InputError
 from curator.meter import Limits
+from tests.core_support import deny_read, restore_read
 
 
 def seat(directory: Path, index: bytes, **files: str) -> Path:
@@ -111,15 +111,11 @@ def test_symlinked_index_is_read_and_reported(tmp_path: Path) -> None:
 
 def test_permission_denied_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     memory = seat(tmp_path / "m", b"- x\n")
-    target = str(memory / "MEMORY.md")
-    real_open = open
-
-    def guarded_open(path, *args, **kwargs):  # root reads everything; simulate a 0600 file of another user
-        if str(path) == target:
-            raise PermissionError(13, "Permission denied", target)
-        return real_open(path, *args, **kwargs)
-
-    monkeypatch.setattr(fsio, "open", guarded_open, raising=False)
-    with pytest.raises(InputError, match="permission denied") as err:
-        analyze(memory)
-    assert target in str(err.value)
+    target = memory / "MEMORY.md"
+    deny_read(target, monkeypatch)
+    try:
+        with pytest.raises(InputError, match="permission denied") as err:
+            analyze(memory)
+    finally:
+        restore_read(target)
+    assert str(target) in str(err.value)

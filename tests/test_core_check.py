@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from curator import fsio
 from curator.cli import main
+from tests.core_support import deny_read, restore_read
 
 CORPUS = Path("/work/shared/corpus")
 if not CORPUS.is_dir():
@@ -163,22 +163,12 @@ def test_symlinked_index_is_reported(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def test_permission_denied(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     memory = seat(tmp_path, CLEAN)
-    target = str(memory / "MEMORY.md")
-    if os.geteuid() != 0:
-        (memory / "MEMORY.md").chmod(0)
-    else:  # root reads everything: refuse the open the way the kernel would for another user
-        real_open = open
-
-        def guarded_open(path, *args, **kwargs):
-            if str(path) == target:
-                raise PermissionError(13, "Permission denied", target)
-            return real_open(path, *args, **kwargs)
-
-        monkeypatch.setattr(fsio, "open", guarded_open, raising=False)
+    target = memory / "MEMORY.md"
+    deny_read(target, monkeypatch)
     try:
         code, _, err = run(capsys, memory)
     finally:
-        (memory / "MEMORY.md").chmod(0o644)
+        restore_read(target)
     assert code == 1 and err == f"seat-curator: INPUT_ERROR: {target}: permission denied\n"
 
 

@@ -10,6 +10,7 @@ import pytest
 from curator import pointers
 from curator.pointers import check_pointers
 from curator.slugs import github_slug, heading_slugs
+from tests.core_support import deny_read, restore_read
 
 
 def write(directory: Path, files: dict[str, str]) -> Path:
@@ -217,15 +218,14 @@ def test_overrides_check_a_change_before_it_is_written(tmp_path: Path) -> None:
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
-def test_unreadable_detail_file_is_reported(tmp_path: Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root reads every file")
+def test_unreadable_detail_file_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     write(tmp_path, {"MEMORY.md": "- [a](a.md)\n", "a.md": "# A\n"})
-    (tmp_path / "a.md").chmod(0)
+    pointers.clear_cache()
+    deny_read(tmp_path / "a.md", monkeypatch)
     try:
         report = check_pointers(tmp_path)
     finally:
-        (tmp_path / "a.md").chmod(0o644)
+        restore_read(tmp_path / "a.md")
     assert [(u.file, u.message) for u in report.unreadable] == [("a.md", "permission denied")]
     assert report.problem_count == 1
 
