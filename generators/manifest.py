@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import os
 import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import tomlkit
-from tomlkit.exceptions import ParseError
+from tomlkit.exceptions import ParseError, TOMLKitError
 
 from curator.errors import CuratorError
 from curator.fsio import read_bytes
@@ -128,13 +129,22 @@ def parse_manifest(text: str, path: str | Path) -> Fleet:
     try:
         doc = tomlkit.parse(text).unwrap()
     except ParseError as err:
-        raise ManifestError(f"invalid TOML at line {err.line}, column {err.col}: {_parse_reason(err)}",
+        raise ManifestError(f"invalid TOML at line {err.line}, column {err.col}: {str(err).split(' at line ')[0]}",
                             path=path) from None
+    except TOMLKitError as err:  # e.g. a duplicate key: tomlkit names the key but not the line
+        raise ManifestError(f"invalid TOML{_line_from_tomllib(text)}: {err}", path=path) from None
     return _Reader(text, path).fleet(doc)
 
 
-def _parse_reason(err: ParseError) -> str:
-    return str(err).split(" at line ")[0]
+def _line_from_tomllib(text: str) -> str:
+    """tomllib reports positions for the errors tomlkit reports without one."""
+    try:
+        tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        match = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
+        if match:
+            return f" at line {match.group(1)}, column {match.group(2)}"
+    return ""
 
 
 class _Reader:
