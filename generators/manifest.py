@@ -199,6 +199,11 @@ class _Reader:
         # Lexical normalisation only: symlinks stay visible so the composer can refuse them.
         return Path(os.path.normpath(self.base / os.path.expanduser(value)))
 
+    def command_path(self, value: str) -> str:
+        """A bare name stays a PATH lookup; anything with a slash is a path, resolved like the rest."""
+        value = os.path.expanduser(value)
+        return value if "/" not in value else str(self.abspath(value))
+
     # -- the document
 
     def fleet(self, doc: dict) -> Fleet:
@@ -240,7 +245,7 @@ class _Reader:
             default_permission_mode=mode,
             hooks=hooks,
             residents=tuple(parsed),
-            harness_cli={k: os.path.expanduser(v) for k, v in harness_cli.items()},
+            harness_cli={k: self.command_path(v) for k, v in harness_cli.items()},
             hook_python=os.path.expanduser(hook_python) if hook_python else None,
         )
 

@@ -216,3 +216,13 @@ def test_seg_and_seat_paths():
     home = layout.instance_home("/r", "@neo-kimi-iris", "kimi-code")
     assert home == Path("/r") / layout.seg("@neo-kimi-iris") / layout.seg("kimi-code")
     assert layout.memory_dir("/r", "@neo-kimi-iris", "kimi-code") == home / "memory"
+
+
+def test_generators_never_import_textual():
+    import subprocess
+    import sys
+    code = ("import sys; sys.modules['textual'] = None\n"
+            "import generators.composer, generators.hook_format, curator.commands.fleet\n"
+            "assert not any(m == 'textual' or m.startswith('textual.') for m in sys.modules if sys.modules[m])\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr

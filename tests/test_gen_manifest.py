@@ -41,7 +41,7 @@ def test_optional_tables_overrides_and_parent_relative_paths(tmp_path):
     assert iris.model == "kimi-k2-turbo"
     assert iris.mcp_overrides == {"neo-mjs-switched-off": True, "neo-mjs-memory-core": False}  # only `true` is on
     assert [s.name for s in fleet.enabled_servers(iris)] == ["neo-mjs-switched-off"]
-    assert fleet.harness_cli == {"kimi-code": "/opt/kimi/bin/kimi", "opencode": "bin/opencode"}
+    assert fleet.harness_cli == {"kimi-code": "/opt/kimi/bin/kimi", "opencode": str(tmp_path / "ops/bin/opencode")}
     assert fleet.hook_python == "/usr/bin/python3"
     assert [(h.event, h.command, h.timeout) for h in fleet.hooks] == [("Stop", "notify", 9)]
 
