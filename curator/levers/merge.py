@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
+from urllib.parse import unquote
 
 from rapidfuzz import fuzz, process, utils
 
@@ -27,7 +28,7 @@ from curator import markdown
 from curator.change import Change, digest
 from curator.errors import CuratorError, InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex
-from curator.levers.text import clauses, content_end, entries_by_id, entry_source, entry_start, words_without_links
+from curator.levers.text import clauses, content_end, entries_by_id, entry_source, entry_start, without_links
 from curator.pointers import PointerReport, check_pointers
 
 INDEX_NAME = "MEMORY.md"
@@ -60,7 +61,7 @@ class Candidate:
 
 def similarity_key(entry: Entry) -> str:
     """Words without links, case-folded, tokens sorted: ratio on this is rapidfuzz's token_sort_ratio."""
-    return " ".join(sorted(utils.default_process(words_without_links(entry.body)).split()))
+    return " ".join(sorted(utils.default_process(without_links(entry.body, entry.pointers)).split()))
 
 
 def similar_pairs(keys: list[str], cutoff: float = DEFAULT_CUTOFF) -> dict[tuple[int, int], float]:
@@ -176,21 +177,27 @@ def merged_entry_text(index: HotIndex, group: list[Entry]) -> str:
     first = entry_source(index, group[0]).rstrip("\n")
     head, newline, tail = first.partition("\n")
     line = head.rstrip()
-    said = utils.default_process(words_without_links(first))
-    have = pointer_targets(first)
+    links = [link for entry in group for link in entry.pointers]
+    said = utils.default_process(without_links(first, links))
+    have = {link.target for link in group[0].pointers}
     for other in group[1:]:
         source = entry_source(index, other).rstrip("\n")
         for part in source.split("\n"):
             body = LIST_MARKER.sub("", part.strip(), count=1) if part.strip() else ""
             for clause in clauses(body):
-                words = utils.default_process(words_without_links(clause))
-                new_pointers = pointer_targets(clause) - have
+                words = utils.default_process(without_links(clause, links))
+                # The links were found by markdown-it in the model: a clause carries the ones it spells.
+                new_pointers = {link.target for link in other.pointers if _spells(clause, link)} - have
                 if not new_pointers and (not words or fuzz.partial_ratio(words, said) >= COVERED):
                     continue
                 line += (" " if line.endswith((".", "!", "?", ";")) else FACET_JOIN) + clause
                 said += " " + words
                 have.update(new_pointers)
     return line + (newline + tail if newline else "")
+
+
+def _spells(text: str, link) -> bool:
+    return link.target in text or unquote(link.target) in text
 
 
 def plan_merge(
