@@ -51,7 +51,15 @@ def parser() -> MarkdownIt:
         # Scheme-less "fuzzy" links off: in a memory file a bare `notes.md` is a file name, not
         # http://notes.md (".md" is a country TLD). URLs with a scheme and emails are still found.
         md.linkify.set({"fuzzy_link": False})
+        # linkify-it's own pretest still runs its fuzzy-host regex on every paragraph (a third of a
+        # parse). Without fuzzy links a link needs "//" (http:, https:, ftp:, //) or "@" (mailto:,
+        # emails), so this check is exact for these settings and never skips a real link.
+        md.linkify.pretest = _may_hold_link
     return md
+
+
+def _may_hold_link(text: str) -> bool:
+    return "//" in text or "@" in text
 
 
 def parse(text: str) -> list[Token]:

@@ -208,3 +208,23 @@ def test_record_ids_match_the_combined_pattern(text: str) -> None:
     from curator.markdown import RECORD_ID, record_ids
 
     assert record_ids(text) == [m.group(0) for m in RECORD_ID.finditer(text)]
+
+
+LINKISH = st.lists(
+    st.sampled_from(["see ", "https://x.org/a", "http://a.b", "ftp://f.io/x", "//cdn.io/y", "mailto:me@x.org",
+                     "me@x.org", "notes.md", "www.example.com", "[t](u.md)", " ", "\n", "`code`", "<https://a.io>",
+                     "- ", "# ", "@", "//", ":"]),
+    max_size=15,
+).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(LINKISH)
+def test_fast_linkify_pretest_finds_every_link_the_stock_one_does(text: str) -> None:
+    from markdown_it import MarkdownIt
+
+    from curator import markdown
+
+    stock = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").enable("table")
+    stock.linkify.set({"fuzzy_link": False})
+    assert markdown.links_in_tokens(markdown.parse(text)) == markdown.links_in_tokens(stock.parse(text))
