@@ -310,16 +310,21 @@ class SeatStore:
         self._seen[name] = Fingerprint(len(data), info.st_mtime_ns, digest(data))
 
     # -- undo / redo ---------------------------------------------------------------------------
+    # These re-read the journal (atomically replaced, so always whole): another curator window on
+    # the same seat may have applied or undone something since.
     @property
     def can_undo(self) -> bool:
+        self._load_journal()
         return bool(self._done)
 
     @property
     def can_redo(self) -> bool:
+        self._load_journal()
         return bool(self._undone)
 
     def history(self) -> list[AppliedChange]:
-        """Applied changes oldest first, then undone ones (newest undo last = next redo first)."""
+        """Applied changes oldest first, then undone ones (the next redo first)."""
+        self._load_journal()
         return list(self._done) + list(reversed(self._undone))
 
     def undo(self) -> AppliedChange:

@@ -169,3 +169,19 @@ def test_default_state_dir_is_outside_the_memory_dir(seat, monkeypatch, tmp_path
     store = SeatStore.open(memory)
     assert store.state_dir.parent == tmp_path / "xdg" / "seat-curator"
     assert not str(store.state_dir).startswith(str(memory))
+
+
+def test_two_stores_on_one_seat_do_not_overwrite_each_other(seat):
+    memory, state = seat
+    first = SeatStore.open(memory, state_dir=state)
+    second = SeatStore.open(memory, state_dir=state)
+    base = first.read("MEMORY.md")
+    assert second.read("MEMORY.md") == base
+    first.apply(Change("first", {"MEMORY.md": base + b"- from the first window\r\n"}))
+    with pytest.raises(ConflictError):
+        second.apply(Change("second", {"MEMORY.md": base + b"- from the second window\r\n"}))
+    assert (memory / "MEMORY.md").read_bytes() == base + b"- from the first window\r\n"
+    # Both share one journal: the second window sees and can undo what the first applied.
+    assert second.can_undo
+    assert second.undo().description == "first"
+    assert (memory / "MEMORY.md").read_bytes() == base
