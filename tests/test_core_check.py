@@ -55,6 +55,15 @@ def test_over_target_exits_2_and_past_read_limit_exits_3(tmp_path: Path, capsys:
     assert "read-limit never loads these entries" in out
 
 
+def test_human_report_lists_lost_entries_then_counts_the_rest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    index = "".join(f"- lesson {n:03d}\n" for n in range(230)).encode()
+    code, out, _ = run(capsys, seat(tmp_path, index, **{"identity.md": "# I\n"}))
+    assert code == 0
+    assert "claude-code never loads these entries:" in out
+    assert "line 201: - lesson 200" in out and "line 215: - lesson 214" in out
+    assert "line 216:" not in out and "… and 15 more entries (--json lists every one)" in out
+
+
 def test_pointer_problem_exits_2_with_a_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     memory = seat(tmp_path, CLEAN + b"- [rules](hard-rule.md)\n", **{"identity.md": "# I\n", "hard-rules.md": "# R\n"})
     code, out, _ = run(capsys, memory)

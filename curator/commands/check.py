@@ -24,6 +24,7 @@ from curator.meter import Limits
 
 JSON_SCHEMA_VERSION = 1
 BAR_WIDTH = 40
+LOST_SHOWN = 15  # per profile in the human report; --json has them all
 ZONE_STYLE = {"ok": "green", "over-target": "yellow", "over-limit": "bold red"}
 
 
@@ -183,8 +184,11 @@ def print_report(analysis: Analysis, console: Console) -> None:
             entry = load.partial
             console.print(Text(f"  [{entry.section or '(top)'}] line {entry.line}: {_short(entry.text)}  "
                                "(cut in the middle: partially dropped)", style="yellow"))
-        for entry in load.dropped:
+        for entry in load.dropped[:LOST_SHOWN]:
             console.print(Text(f"  [{entry.section or '(top)'}] line {entry.line}: {_short(entry.text)}"))
+        if len(load.dropped) > LOST_SHOWN:
+            console.print(Text(f"  … and {len(load.dropped) - LOST_SHOWN} more entries (--json lists every one)",
+                               style="dim"))
 
     pointers = analysis.pointers
     console.print()
