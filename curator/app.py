@@ -27,7 +27,8 @@ class CuratorApp(App[int]):
     CSS_PATH = [styles.path("app.tcss"), styles.path("index.tcss"), styles.path("fleet.tcss")]
     COMMANDS = App.COMMANDS | {CuratorCommands}
     BINDINGS = [
-        Binding("question_mark,f1", "help", "Help", key_display="?"),
+        Binding("f1", "help", "Help"),
+        Binding("question_mark", "help", "Help", show=False),
         Binding("ctrl+p", "command_palette", "Commands", show=True, priority=True),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]

@@ -202,6 +202,9 @@ class IndexScreen(Screen):
         if raw != self.editor_bytes():
             return  # typing went on meanwhile; the next run will catch up
         self.analysis = analysis
+        meter = self.query_one(ByteMeter)
+        load = analysis.loads.get(self.profile or "")
+        meter.line_cap, meter.profile = (load.line_cap, load.profile) if load else (None, "")
         self.show_entries(analysis)
         self.show_pointers(analysis)
         self.show_loads(analysis)
@@ -323,11 +326,27 @@ class IndexScreen(Screen):
              [("Section", "section"), ("Bytes", "bytes"), ("Archived entry", "text")], rows, max_width=100)
 
     # -- details under the panels ------------------------------------------------------------------
+    @on(TabbedContent.TabActivated)
+    def tab_activated(self) -> None:
+        table = self.active_table()
+        if table is not None and table.row_count:
+            self.show_detail(table, table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        else:
+            self.query_one("#detail", Static).update(Content(""))
+
+    def active_table(self) -> DataTable | None:
+        tabs = self.query_one(TabbedContent)
+        tables = tabs.get_pane(tabs.active).query(DataTable)
+        return tables.first() if tables else None
+
     @on(DataTable.RowHighlighted)
     def row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if event.data_table is self.active_table():
+            self.show_detail(event.data_table, event.row_key.value if event.row_key is not None else None)
+
+    def show_detail(self, table: DataTable, key: str | None) -> None:
         detail = self.query_one("#detail", Static)
-        table_id = event.data_table.id
-        key = event.row_key.value if event.row_key is not None else None
+        table_id = table.id
         if table_id == "entries-table" and self.analysis and key and self.analysis.index.has_entry(key):
             entry = self.analysis.index.entry(key)
             detail.update(verbatim(entry.text))
@@ -517,14 +536,37 @@ class IndexScreen(Screen):
         row = table.cursor_row
         return items[row] if 0 <= row < len(items) else None
 
-    def action_merge(self) -> None:
-        from curator.levers.merge import MergeRefused, plan_merge
+    def run_lever(self, what: str, plan) -> None:
+        """Plan with the core on the saved index (``plan(index) -> Change``), then preview and confirm.
+        A merge the core refuses is still previewed, with what it would lose, and needs 'Apply anyway'."""
+        from curator.levers.merge import MergeRefused
 
         index = self.disk_index()
         if index is None:
             return
-        tabs = self.query_one(TabbedContent)
-        if tabs.active == "merge":
+        refused: list[str] = []
+        try:
+            change = plan(index)
+        except MergeRefused as err:
+            change, refused = err.change, err.lost
+        except CuratorError as err:
+            self.app.notify(str(err), title=f"Cannot {what}", severity="error", markup=False)
+            return
+        self.confirm_change(change, index, refused=refused)
+
+    def pick(self, tab: str, items: list, hint: str):
+        """The highlighted row of ``tab``'s table, or None (and a hint) when that panel is not in use."""
+        item = self.highlighted(f"{tab}-table", items)
+        if item is None or self.query_one(TabbedContent).active != tab:
+            self.action_tab(tab)
+            self.app.notify(hint, markup=False)
+            return None
+        return item
+
+    def action_merge(self) -> None:
+        from curator.levers.merge import plan_merge
+
+        if self.query_one(TabbedContent).active == "merge":
             candidate = self.highlighted("merge-table", self.merge_candidates)
             ids = list(candidate.entry_ids) if candidate else []
         else:
@@ -533,70 +575,33 @@ class IndexScreen(Screen):
             self.app.notify("Mark two or more entries (space in the Entries panel), or pick a row in the Merge panel.",
                             severity="warning", markup=False)
             return
-        try:
-            change = plan_merge(self.memory_dir, index, ids)
-            refused = []
-        except MergeRefused as err:
-            change, refused = err.change, err.lost
-        except CuratorError as err:
-            self.app.notify(str(err), title="Cannot merge", severity="error", markup=False)
-            return
-        self.confirm_change(change, index, refused=refused)
+        self.run_lever("merge", lambda index: plan_merge(self.memory_dir, index, ids))
 
     def action_archive(self) -> None:
         from datetime import date
 
         from curator.levers.archive import plan_archive
 
-        index = self.disk_index()
-        if index is None:
-            return
         ids = self.selected_entry_ids()
         if not ids:
             self.app.notify("Select entries in the Entries panel (space marks several).", severity="warning")
             return
-        try:
-            change = plan_archive(self.memory_dir, index, ids, today=date.today())
-        except CuratorError as err:
-            self.app.notify(str(err), title="Cannot archive", severity="error", markup=False)
-            return
-        self.confirm_change(change, index)
+        self.run_lever("archive", lambda index: plan_archive(self.memory_dir, index, ids, today=date.today()))
 
     def action_trim(self) -> None:
         from curator.levers.trim import plan_trim
 
-        index = self.disk_index()
-        if index is None:
-            return
-        suggestion = self.highlighted("trim-table", self.trim_suggestions)
-        if suggestion is None or self.query_one(TabbedContent).active != "trim":
-            self.action_tab("trim")
-            self.app.notify("Pick a suggestion in the Trim panel, then press t.", markup=False)
-            return
-        try:
-            change = plan_trim(self.memory_dir, index, suggestion.entry_id, kind=suggestion.kind)
-        except CuratorError as err:
-            self.app.notify(str(err), title="Cannot trim", severity="error", markup=False)
-            return
-        self.confirm_change(change, index)
+        suggestion = self.pick("trim", self.trim_suggestions, "Pick a suggestion in the Trim panel, then press t.")
+        if suggestion is not None:
+            self.run_lever("trim", lambda index: plan_trim(self.memory_dir, index, suggestion.entry_id,
+                                                           kind=suggestion.kind))
 
     def action_restore(self) -> None:
         from curator.levers.archive import plan_restore
 
-        index = self.disk_index()
-        if index is None:
-            return
-        hit = self.highlighted("archive-table", self.archive_hits)
-        if hit is None or self.query_one(TabbedContent).active != "archive":
-            self.action_tab("archive")
-            self.app.notify("Pick an archived entry in the Archive panel, then press r.", markup=False)
-            return
-        try:
-            change = plan_restore(self.memory_dir, index, hit[0])
-        except CuratorError as err:
-            self.app.notify(str(err), title="Cannot restore", severity="error", markup=False)
-            return
-        self.confirm_change(change, index)
+        hit = self.pick("archive", self.archive_hits, "Pick an archived entry in the Archive panel, then press r.")
+        if hit is not None:
+            self.run_lever("restore", lambda index: plan_restore(self.memory_dir, index, hit[0]))
 
     def action_search_archive(self) -> None:
         self.query_one(TabbedContent).active = "archive"

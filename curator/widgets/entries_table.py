@@ -12,7 +12,7 @@ from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
 
 SORTS = ("line", "bytes", "section", "pointers")
-POINTER_STYLES = {"ok": "$success", "none": "$text-muted", "dangling": "bold $error", "escape": "bold $error"}
+POINTER_STYLES = {"ok": "$success", "none": "dim", "dangling": "bold $error", "escape": "bold $error"}
 
 
 @dataclass(frozen=True)
@@ -59,7 +59,7 @@ class EntriesTable(DataTable):
                 verbatim(first_line),
             )
             table_rows.append((cells, row.id))
-        fill(self, self.COLUMNS, table_rows, widths={"mark": 1, "section": 12, "text": 100})
+        fill(self, self.COLUMNS, table_rows, widths={"mark": 1, "section": 10, "text": 100})
         if current in self.rows_by_id:
             self.move_cursor(row=self.get_row_index(current))
 

@@ -46,7 +46,9 @@ class FleetGrid(DataTable):
 
     def show(self, plans: list, meters: dict, extra_cells: dict | None = None) -> None:
         """``plans``: ResidentPlans (already filtered); ``meters``: agent_id -> Meter | None."""
-        cursor = self.cursor_coordinate
+        was_plan = self.current_plan()
+        was_id = was_plan.agent_id if was_plan else None
+        was_column = self.current_column_name()
         self.plans = plans
         columns: list[str] = []
         for plan in plans:
@@ -76,8 +78,12 @@ class FleetGrid(DataTable):
             )
             rows.append((cells, plan.agent_id))
         fill(self, table_columns, rows, widths={"mark": 1})
-        if plans:
-            self.move_cursor(row=min(cursor.row, len(plans) - 1), column=cursor.column)
+        # Keep the cursor on the same resident and artifact column; else go to the first divergence.
+        ids = [p.agent_id for p in plans]
+        if was_id in ids and was_column in columns:
+            self.move_cursor(row=ids.index(was_id), column=self.first_artifact_column + columns.index(was_column))
+        else:
+            self.move_to_first("DIVERGENT")
 
     @property
     def first_artifact_column(self) -> int:
@@ -88,16 +94,27 @@ class FleetGrid(DataTable):
             return None
         return self.plans[self.cursor_row]
 
+    def current_column_name(self) -> str | None:
+        column = self.cursor_column - self.first_artifact_column
+        return self.columns_order[column] if 0 <= column < len(self.columns_order) else None
+
     def current_artifacts(self) -> list:
         """The artifacts in the cell under the cursor; all of the resident's on a non-artifact column."""
         plan = self.current_plan()
         if plan is None:
             return []
-        column = self.cursor_column - self.first_artifact_column
-        if 0 <= column < len(self.columns_order):
-            name = self.columns_order[column]
+        name = self.current_column_name()
+        if name is not None:
             return [a for a in plan.artifacts if column_of(a) == name]
         return list(plan.artifacts)
+
+    def move_to_first(self, status: str) -> None:
+        """Put the cursor on the first cell holding an artifact with ``status`` (if any)."""
+        for row, plan in enumerate(self.plans):
+            for column, name in enumerate(self.columns_order):
+                if any(a.status == status and column_of(a) == name for a in plan.artifacts):
+                    self.move_cursor(row=row, column=self.first_artifact_column + column)
+                    return
 
     def selected_ids(self) -> list[str]:
         if self.marked:
