@@ -20,7 +20,7 @@ from pathlib import Path
 from curator.errors import CuratorError
 from curator.fsio import MAX_READ_BYTES, exclusive_create, fsync_dir
 from generators import kimi, layout, opencode
-from generators.emission import CREATE_ONLY, WHOLE_FILE, EmittedFile
+from generators.emission import CREATE_ONLY, KIMI_CONFIG, WHOLE_FILE, EmittedFile
 from generators.errors import DivergentError, PreparationError, UnsupportedError
 from generators.manifest import Fleet, Resident
 from generators.projection import InvalidOwnedFile, differing_keys, project, render
@@ -156,6 +156,10 @@ def _plan_file(item: EmittedFile, prefix: str, seen: dict[str, int] | None = Non
         diff = _text_diff(item.path, item.content.decode("utf-8", "replace").splitlines(True),
                           found.decode("utf-8", "replace").splitlines(True))
         return artifact(DIVERGENT, "differs from the generated script (a hand edit or a stale generation)", diff)
+    if item.convergence == KIMI_CONFIG and found == item.content:
+        # Settled seats: equal bytes, equal projection, and no TOML parse. (The JSON files parse
+        # faster in C than they render, so they always take the projection route.)
+        return artifact(MATCH, "owned keys match; the rest of the file is the resident's")
     expected = item.owned
     try:
         actual = project(item.convergence, found, prefix)
@@ -206,21 +210,23 @@ def path_problem(root: Path | None, path: Path) -> tuple[str | None, Path | None
 def _inspect(root: Path | None, path: Path, seen: dict[str, int] | None = None) -> tuple[str | None, Path | None, bool]:
     """``path_problem`` plus whether the file exists. ``seen`` caches directory modes across calls."""
     # Plain strings, not pathlib: this runs for every artifact of every resident on each plan.
-    path_s = os.path.normpath(path)
+    path_s = os.fspath(path)
+    if "/." in path_s or "//" in path_s or path_s.endswith("/"):
+        path_s = os.path.normpath(path_s)
     if root is None:
         return None, None, _exists(path_s)
     root_s = os.path.normpath(root)
-    if not os.path.isabs(root_s) or not os.path.isabs(path_s):
+    if not root_s.startswith(os.sep) or not path_s.startswith(os.sep):
         return f"not an absolute path: {path}", Path(path), False
     inside = root_s.rstrip(os.sep) + os.sep
     if not path_s.startswith(inside):
         return f"escapes its trusted root {root_s}", Path(path), False
     parts = path_s[len(inside):].split(os.sep)
-    current = inside.rstrip(os.sep) or os.sep
+    current = inside[:-1]
     last = len(parts) - 1
     for index, part in enumerate(parts):
-        current = os.path.join(current, part)
-        mode = seen.get(current) if seen is not None and index < last else None
+        current = current + os.sep + part
+        mode = seen.get(current) if seen is not None else None
         if mode is None:
             try:
                 mode = os.lstat(current).st_mode

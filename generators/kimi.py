@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import tomlkit
 
-from generators import template
+from generators import layout, template
 from generators.emission import FLEET, KIMI_CONFIG, KIMI_MCP, WHOLE_FILE, EmittedFile, bearer_emission, comment_safe
 from generators.errors import UnsupportedError
 from generators.manifest import KIMI_EVENTS, Fleet, Resident
@@ -85,6 +87,33 @@ def config_toml(agent_id: str, data: dict) -> bytes:
     text = tomlkit.dumps(doc)
     validate_config(text)
     return text.encode("utf-8")
+
+
+# A fleet's kimi seats differ in config.toml only by the agent id (in a comment) and the agent's
+# path segment (inside the hook command), so tomlkit renders once per distinct rest, with marks,
+# and each seat substitutes. The segment is [A-Za-z0-9._-] by construction (seg), which tomlkit
+# writes verbatim inside a basic string, and tomlkit never escapes comments: the bytes equal a
+# direct render (a test holds the two side by side). Re-planning 1,000 seats stays cheap.
+_SEG_MARK = "SEATCURATORSEGMENTMARK"
+_ID_MARK = "SEATCURATORAGENTIDMARK"
+_MARKS = re.compile(f"{_SEG_MARK}|{_ID_MARK}")
+
+
+@lru_cache(maxsize=1024)
+def _config_template(marked_json: str) -> str:
+    return config_toml(_ID_MARK, json.loads(marked_json)).decode("utf-8")
+
+
+def seat_config_toml(fleet: Fleet, resident: Resident, home: Path, interpreter: str, data: dict) -> bytes:
+    """``config_toml`` for one seat, through the per-fleet template when that is provably the same."""
+    marked_home = home.parent.parent / _SEG_MARK / home.name
+    marked = json.dumps(config_data(fleet, resident, marked_home / HOOK_RELPATH, interpreter))
+    if (_MARKS.search(resident.agent_id) or _ID_MARK in marked or marked.count(_SEG_MARK) != 2
+            or home.parent.name != layout.seg(resident.agent_id)):
+        return config_toml(resident.agent_id, data)  # a mark collides with real text: render directly
+    template = _config_template(marked)
+    values = {_SEG_MARK: home.parent.name, _ID_MARK: comment_safe(resident.agent_id)}
+    return _MARKS.sub(lambda m: values[m.group()], template).encode("utf-8")
 
 
 def _aot(rows: list[dict]):
@@ -172,7 +201,8 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
     config = config_data(fleet, resident, hook_path, interpreter)
     mcp = mcp_data(fleet, resident)
     files.append(EmittedFile(home / "config.toml", FLEET, KIMI_CONFIG, 0o600, root,
-                             lambda: config_toml(resident.agent_id, config), kimi_config_projection(config)))
+                             lambda: seat_config_toml(fleet, resident, home, interpreter, config),
+                             kimi_config_projection(config)))
     files.append(EmittedFile(resident.repo / ".kimi-code" / "mcp.json", FLEET, KIMI_MCP, 0o600, resident.repo,
                              lambda: mcp_json(mcp), kimi_mcp_projection(mcp, fleet.mcp_prefix)))
     files.append(EmittedFile(hook_path, FLEET, WHOLE_FILE, 0o700, root, lambda: hook_script(home / "memory")))

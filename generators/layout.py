@@ -24,6 +24,7 @@ def seg(value: str) -> str:
     return f"{readable}-{hashlib.sha256(value.encode('utf-8')).hexdigest()[:12]}"
 
 
+@lru_cache(maxsize=65536)
 def instance_home(instance_root: str | Path, agent_id: str, harness: str) -> Path:
     return Path(instance_root) / seg(agent_id) / seg(harness)
 

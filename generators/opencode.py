@@ -20,7 +20,7 @@ def _allow_glob(path) -> str:
 
 def opencode_config(fleet: Fleet, resident: Resident) -> dict:
     home = layout.instance_home(fleet.instance_root, resident.agent_id, resident.harness)
-    memory = home / "memory"
+    memory = f"{home}/memory"
     # "*": "ask" first: the last matching rule wins, so the allows below narrow it.
     external = {"*": "ask", _allow_glob(home): "allow", _allow_glob(resident.repo): "allow"}
     for extra in resident.allowed_paths:
@@ -35,7 +35,7 @@ def opencode_config(fleet: Fleet, resident: Resident) -> dict:
     config = {
         "$schema": SCHEMA_URL,
         # Only the two boot files: every entry here costs context on every request.
-        "instructions": [str(memory / name) for name in template.BOOT_FILES],
+        "instructions": [f"{memory}/{name}" for name in template.BOOT_FILES],
         "permission": {"external_directory": external},
         "mcp": mcp,
     }

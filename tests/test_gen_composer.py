@@ -274,3 +274,15 @@ def test_unsupported_and_preparation_errors(fleet):
         composer.plan_resident(relative, fleet.resident(KIMI))
     with pytest.raises(PreparationError, match="no resident"):
         composer.plan_fleet(fleet, "@nobody")
+
+
+def test_set_aside_will_not_rename_through_a_symlinked_parent(fleet, tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "MEMORY.md").write_bytes(b"not ours")
+    home = instance_home(fleet.instance_root, KIMI, "kimi-code")
+    home.mkdir(parents=True)
+    (home / "memory").symlink_to(elsewhere)
+    with pytest.raises(PreparationError, match="symlinked path segment"):
+        composer.set_aside(fleet, fleet.resident(KIMI), home / "memory" / "MEMORY.md")
+    assert [p.name for p in elsewhere.iterdir()] == ["MEMORY.md"]

@@ -226,3 +226,17 @@ def test_generators_never_import_textual():
             "assert not any(m == 'textual' or m.startswith('textual.') for m in sys.modules if sys.modules[m])\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize("agent_id", [KIMI, "@a/b", 'q"uote\\back', "tab\tand\nnewline", "SEATCURATORAGENTIDMARK",
+                                      "x" * 80, "üñí"])
+def test_per_fleet_config_template_gives_the_direct_render(agent_id):
+    residents = f'\n[[residents]]\nagent_id = {json.dumps(agent_id)}\nharness = "kimi-code"\nrepo = "r"\n'
+    for root in ("/srv/fleet", '/srv/we"ird root'):
+        fleet = parse_manifest(BASE_MANIFEST + EXTRA + residents, Path(root) / "fleet.toml")
+        resident = fleet.resident(agent_id)
+        config = next(f for f in emit_resident(fleet, resident, interpreter=FIXED_PYTHON)
+                      if f.path.name == "config.toml")
+        direct = kimi.config_toml(agent_id, kimi.config_data(
+            fleet, resident, config.path.parent / kimi.HOOK_RELPATH, FIXED_PYTHON))
+        assert config.content == direct
