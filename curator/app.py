@@ -29,7 +29,7 @@ class CuratorApp(App[int]):
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("question_mark", "help", "Help", show=False),
-        Binding("ctrl+p", "command_palette", "Commands", show=True, priority=True),
+        Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True),  # the footer shows it
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 

@@ -366,6 +366,8 @@ class IndexScreen(Screen):
             return verbatim("after: " + self.trim_suggestions[row].new_line)
         if table_id == "archive-table" and 0 <= row < len(self.archive_hits):
             return verbatim(self.archive_hits[row][2])
+        if table is not None and 0 <= row < table.row_count:  # the whole row, for cells cut off at the edge
+            return Content(" · ").join(cell for cell in table.get_row_at(row) if isinstance(cell, Content))
         return Content("")
 
     # -- navigation --------------------------------------------------------------------------------
