@@ -1,9 +1,12 @@
 """Merge-facet: entries that say the same thing become one line, and no pointer is lost on the way.
 
-Candidates: rapidfuzz similarity of the entries' words without links (token-sort ratio: word order
-does not matter), scored in rapidfuzz's C++ loop one row at a time (``process.extract``) rather than a
-Python pairwise loop, and only against entries whose length could still reach the cutoff. Pairs that
-share a link target, then pairs in the same section, come first.
+Candidates: rapidfuzz similarity of the entries' words without links, in two stages. The search uses
+the token-sort ratio (word order does not matter), scored in rapidfuzz's C++ loop one row at a time
+(``process.extract``) rather than a Python pairwise loop, and only against entries whose length
+could still reach its cutoff; pairs that share a link target join whatever their wording. Each pair
+found is then judged by the token-set ratio, which scores a paraphrase or a line that says a subset
+of another's words highly, and kept from ``cutoff`` up. Pairs that share a link target, then pairs in
+the same section, come first.
 
 A merge puts one line in the place of the first entry: its lesson, then the other entries' distinct
 facets (clauses it does not already say, and every clause carrying a pointer it lacks). The pointer
@@ -32,7 +35,8 @@ from curator.levers.text import clauses, content_end, entries_by_id, entry_sourc
 from curator.pointers import PointerReport, check_pointers
 
 INDEX_NAME = "MEMORY.md"
-DEFAULT_CUTOFF = 70  # token-sort ratio (0-100) from which two entries count as saying the same thing
+SEARCH_CUTOFF = 60  # token-sort ratio (0-100) from which a pair is worth judging
+DEFAULT_CUTOFF = 70  # token-set ratio (0-100) from which two entries count as saying the same thing
 COVERED = 90  # a facet whose words already appear this closely in the merged line is not repeated
 FACET_JOIN = "; "
 
@@ -94,7 +98,7 @@ def file_targets(entry: Entry) -> set[str]:
 def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = DEFAULT_CUTOFF) -> list[Candidate]:
     entries = list(index.entries)
     keys = [similarity_key(entry) for entry in entries]
-    pairs = similar_pairs(keys, cutoff)
+    found_pairs = similar_pairs(keys, min(cutoff, SEARCH_CUTOFF))
     # Entries pointing at the same detail file are candidates whatever their wording.
     by_target: dict[str, list[int]] = {}
     for i, entry in enumerate(entries):
@@ -105,8 +109,13 @@ def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = DEFAULT
         for x, i in enumerate(members):
             for j in members[x + 1 :]:
                 shared.setdefault((i, j), target)
-                if (i, j) not in pairs:
-                    pairs[(i, j)] = fuzz.ratio(keys[i], keys[j])
+                found_pairs.setdefault((i, j), 0.0)
+    # Judge every pair found: the token-set ratio rewards shared words, not shared length.
+    pairs = {}
+    for (i, j) in found_pairs:
+        score = fuzz.token_set_ratio(keys[i], keys[j], processor=None, score_cutoff=cutoff)
+        if score:
+            pairs[(i, j)] = score
 
     groups = [(tuple(group), score, target) for group, score, target in _groups(entries, pairs)]
     ranked = [((i, j), score, shared.get((i, j), "")) for (i, j), score in pairs.items()] + groups
