@@ -207,15 +207,18 @@ def path_problem(root: Path | None, path: Path) -> tuple[str | None, Path | None
     return problem, at
 
 
+def _normalized(path: Path | str) -> str:
+    text = os.fspath(path)
+    return os.path.normpath(text) if "/." in text or "//" in text or text.endswith("/") else text
+
+
 def _inspect(root: Path | None, path: Path, seen: dict[str, int] | None = None) -> tuple[str | None, Path | None, bool]:
     """``path_problem`` plus whether the file exists. ``seen`` caches directory modes across calls."""
     # Plain strings, not pathlib: this runs for every artifact of every resident on each plan.
-    path_s = os.fspath(path)
-    if "/." in path_s or "//" in path_s or path_s.endswith("/"):
-        path_s = os.path.normpath(path_s)
+    path_s = _normalized(path)
     if root is None:
         return None, None, _exists(path_s)
-    root_s = os.path.normpath(root)
+    root_s = _normalized(root)
     if not root_s.startswith(os.sep) or not path_s.startswith(os.sep):
         return f"not an absolute path: {path}", Path(path), False
     inside = root_s.rstrip(os.sep) + os.sep
