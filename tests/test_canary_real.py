@@ -46,7 +46,7 @@ def test_born_fleet_passes_and_seats_stay_untouched(harness_clis, tmp_path, monk
     assert [(s.step, s.status) for s in kimi.steps] == [
         ("boot", "PASS"), ("silent", "PASS"), ("compact", "PASS"), ("compact-turn-index", "INFO"), ("reload", "PASS")]
     assert [(s.step, s.status) for s in opencode.steps] == [
-        ("boot", "PASS"), ("compact", "PASS"), ("before-compaction", "PASS"), ("after-compaction", "PASS")]
+        ("boot", "PASS"), ("compact", "PASS"), ("after-compaction", "PASS")]
     memory = (seats_from_fleet(fleet, KIMI)[0].memory_dir / "MEMORY.md").read_bytes()
     assert f"MEMORY.md: {len(memory)} bytes arrived, identical to disk" in kimi.steps[0].evidence
     assert result.exit_code == 0
@@ -79,7 +79,7 @@ def test_broken_wiring_fails_naming_the_missing_piece(harness_clis, tmp_path, ca
     assert any("no [[hooks]] entry for UserPromptSubmit" in e for e in kimi["boot"]["evidence"])
     assert any("no [[hooks]] entry for PostCompact" in e for e in kimi["compact"]["evidence"])
     assert kimi["reload"]["status"] == "FAIL"
-    for name in ("boot", "before-compaction", "after-compaction"):
+    for name in ("boot", "after-compaction"):
         assert opencode[name]["status"] == "FAIL"
         assert any("identity.md missing from the system prompt; identity.md is not in opencode.jsonc instructions" in e
                    for e in opencode[name]["evidence"])

@@ -293,29 +293,26 @@ def _check_mains(log: dict[str, Any], name: str, requests: list[dict[str, Any]],
 
 
 def analyse_opencode(log: dict[str, Any]) -> list[StepResult]:
-    results: list[StepResult] = []
-    boot = _step(log, "boot")
-    failed = _ran(boot, "boot")
-    results.append(failed or _check_mains(
-        log, "boot", [r for r in boot["requests"] if _opencode_kind(r) == "main"], "at boot"))
-
-    compact = _step(log, "compact")
-    failed = _ran(compact, "compact")
-    if failed:
-        return results + [failed]
-    kinds = [_opencode_kind(r) for r in compact["requests"]]
+    """Main requests before the compaction (the first is the boot request), the compaction, and the
+    main requests after it, over every turn the run made, in order."""
+    steps = log.get("steps") or []
+    for step in steps or [None]:
+        failed = _ran(step, step["name"] if step else "boot")
+        if failed:
+            return [failed]
+    requests = [r for step in steps for r in step["requests"]]
+    kinds = [_opencode_kind(r) for r in requests]
+    evidence = [f"request kinds, in order: {', '.join(kinds)}"]
     if "summary" not in kinds:
-        results.append(StepResult("compact", FAIL, "the harness did not compact (no summarization request arrived)",
-                                  [f"request kinds this turn: {', '.join(kinds)}"]))
-        return results
+        return [_check_mains(log, "boot", [r for r, k in zip(requests, kinds) if k == "main"], "at boot"),
+                StepResult("compact", FAIL, "the harness did not compact (no summarization request arrived)", evidence)]
     cut = kinds.index("summary")
-    results.append(StepResult("compact", PASS, "compaction ran (one summarization request)",
-                              [f"request kinds this turn: {', '.join(kinds)}"]))
-    results.append(_check_mains(log, "before-compaction",
-                                [r for r, k in zip(compact["requests"][:cut], kinds[:cut]) if k == "main"], "before compaction"))
-    results.append(_check_mains(log, "after-compaction",
-                                [r for r, k in zip(compact["requests"][cut:], kinds[cut:]) if k == "main"], "after compaction"))
-    return results
+    return [
+        _check_mains(log, "boot", [r for r, k in zip(requests[:cut], kinds[:cut]) if k == "main"], "before compaction"),
+        StepResult("compact", PASS, "compaction ran (a summarization request arrived)", evidence),
+        _check_mains(log, "after-compaction", [r for r, k in zip(requests[cut:], kinds[cut:]) if k == "main"],
+                     "after compaction"),
+    ]
 
 
 def analyse(log: dict[str, Any]) -> list[StepResult]:

@@ -63,6 +63,8 @@ def _base_env(root: Path) -> dict[str, str]:
         "TERM": "dumb",
         "NO_COLOR": "1",
         "CI": "true",
+        # Node >= 22 keeps compiled code here: kimi-code's later turns start faster than the first.
+        "NODE_COMPILE_CACHE": str(root / "node-compile-cache"),
     }
     for key in ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "TMPDIR"):
         Path(env[key]).mkdir(parents=True, exist_ok=True)
