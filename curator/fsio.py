@@ -43,22 +43,35 @@ def atomic_write(path: str | Path, data: bytes, *, mode: int | None = None) -> N
             mode = stat.S_IMODE(path.stat().st_mode)
         except FileNotFoundError:
             mode = 0o644
-    directory = path.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    tmp_name = write_temp(path, data, mode)
+    try:
+        os.replace(tmp_name, path)
+    except BaseException:
+        _unlink_quietly(tmp_name)
+        raise
+    fsync_dir(path.parent)
+
+
+def write_temp(path: Path, data: bytes, mode: int) -> str:
+    """A fully written, fsynced temp file beside ``path`` (same directory, so a rename is atomic)."""
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
-        os.replace(tmp_name, path)
     except BaseException:
-        try:
-            os.unlink(tmp_name)
-        except FileNotFoundError:
-            pass
+        _unlink_quietly(tmp_name)
         raise
-    fsync_dir(directory)
+    return tmp_name
+
+
+def _unlink_quietly(name: str) -> None:
+    try:
+        os.unlink(name)
+    except FileNotFoundError:
+        pass
 
 
 def exclusive_create(path: str | Path, data: bytes, *, mode: int = 0o600) -> bool:
@@ -69,13 +82,8 @@ def exclusive_create(path: str | Path, data: bytes, *, mode: int = 0o600) -> boo
     """
     path = Path(path)
     directory = path.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    tmp_name = write_temp(path, data, mode)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
         try:
             os.link(tmp_name, path)  # fails with EEXIST exactly like O_CREAT|O_EXCL
         except FileExistsError:
@@ -93,10 +101,7 @@ def exclusive_create(path: str | Path, data: bytes, *, mode: int = 0o600) -> boo
                 handle.flush()
                 os.fsync(handle.fileno())
     finally:
-        try:
-            os.unlink(tmp_name)
-        except FileNotFoundError:
-            pass
+        _unlink_quietly(tmp_name)
     fsync_dir(directory)
     return True
 

@@ -1,0 +1,71 @@
+"""The write primitives every writer shares: atomic replace, exclusive create, careful reads."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from curator.errors import InputError
+from curator.fsio import atomic_write, exclusive_create, read_bytes
+
+
+def test_atomic_write_replaces_content_keeps_mode_and_leaves_no_temp(tmp_path):
+    target = tmp_path / "MEMORY.md"
+    target.write_bytes(b"old\n")
+    target.chmod(0o600)
+    atomic_write(target, b"new\r\n")
+    assert target.read_bytes() == b"new\r\n"
+    assert target.stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in tmp_path.iterdir()] == ["MEMORY.md"]
+
+
+def test_atomic_write_failure_keeps_the_old_file(tmp_path, monkeypatch):
+    target = tmp_path / "MEMORY.md"
+    target.write_bytes(b"old\n")
+
+    def broken_replace(src, dst):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken_replace)
+    with pytest.raises(OSError):
+        atomic_write(target, b"new\n")
+    assert target.read_bytes() == b"old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["MEMORY.md"]
+
+
+def test_atomic_write_refuses_a_symlink_and_leaves_both_files(tmp_path):
+    real = tmp_path / "real.md"
+    real.write_bytes(b"real\n")
+    link = tmp_path / "MEMORY.md"
+    link.symlink_to(real)
+    with pytest.raises(InputError, match="symlink"):
+        atomic_write(link, b"new\n")
+    assert link.is_symlink() and real.read_bytes() == b"real\n"
+
+
+def test_exclusive_create_never_touches_an_existing_file(tmp_path):
+    target = tmp_path / "identity.md"
+    assert exclusive_create(target, b"template\n") is True
+    assert target.stat().st_mode & 0o777 == 0o600
+    target.write_bytes(b"the bearer's own story\n")
+    assert exclusive_create(target, b"template\n") is False
+    assert target.read_bytes() == b"the bearer's own story\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["identity.md"]
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda p: None, "no such file"),
+        (lambda p: p.mkdir(), "is a directory"),
+        (lambda p: (p.parent / "x").write_text("x") or p.symlink_to(p.parent / "x"), "symlink"),
+        (lambda p: p.write_bytes(b"x" * 2048), "safety limit"),
+    ],
+)
+def test_read_bytes_names_the_file_for_each_bad_input(tmp_path, make, message):
+    target = tmp_path / "MEMORY.md"
+    make(target)
+    with pytest.raises(InputError, match=message) as caught:
+        read_bytes(target, max_bytes=1024)
+    assert str(target) in str(caught.value)
