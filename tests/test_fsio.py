@@ -54,12 +54,17 @@ def test_exclusive_create_never_touches_an_existing_file(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["identity.md"]
 
 
+def _symlink_to_a_real_file(path):
+    (path.parent / "real.md").write_text("real\n")
+    path.symlink_to(path.parent / "real.md")
+
+
 @pytest.mark.parametrize(
     "make, message",
     [
         (lambda p: None, "no such file"),
         (lambda p: p.mkdir(), "is a directory"),
-        (lambda p: (p.parent / "x").write_text("x") or p.symlink_to(p.parent / "x"), "symlink"),
+        (lambda p: _symlink_to_a_real_file(p), "symlink"),
         (lambda p: p.write_bytes(b"x" * 2048), "safety limit"),
     ],
 )
