@@ -215,3 +215,45 @@ def test_opencode_sandbox_overlay_and_mcp_off(tmp_path):
     assert json.loads(box.env["OPENCODE_CONFIG_CONTENT"]) == {"mcp": {"srv": {"enabled": False}}}
     assert box.wiring == {"instructions": ["/m/MEMORY.md"]} and box.cwd == seat.repo
     assert box.env["npm_config_offline"] == "true"
+
+
+# -------------------------------------------------------------------------------- bounded turns
+
+
+def _alive(pid: int) -> bool:
+    """Still running after a short grace (SIGKILL is delivered asynchronously to an orphan)."""
+    import time
+
+    for _ in range(40):
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                if handle.read().split(") ")[1][0] in "ZX":
+                    return False
+        except FileNotFoundError:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def test_turn_timeout_kills_the_whole_group(tmp_path):
+    from curator.canary.runner import run_turn
+    from curator.canary.sandbox import Sandbox
+
+    box = Sandbox(tmp_path, {"PATH": os.environ["PATH"]}, tmp_path)
+    pids = tmp_path / "pids"
+    turn = run_turn(["sh", "-c", f"sleep 30 & echo $! > {pids}; echo started; sleep 30"], box, timeout=1.0)
+    assert turn["timed_out"] and turn["exit_code"] is None and turn["output"] == "started\n"
+    assert turn["seconds"] < 10
+    assert not _alive(int(pids.read_text()))
+
+
+def test_turn_ends_when_the_harness_exits_even_if_a_helper_lingers(tmp_path):
+    from curator.canary.runner import run_turn
+    from curator.canary.sandbox import Sandbox
+
+    box = Sandbox(tmp_path, {"PATH": os.environ["PATH"]}, tmp_path)
+    pids = tmp_path / "pids"
+    turn = run_turn(["sh", "-c", f"sleep 30 & echo $! > {pids}; echo done; exit 3"], box, timeout=20.0)
+    assert (turn["timed_out"], turn["exit_code"], turn["output"]) == (False, 3, "done\n")
+    assert turn["seconds"] < 10
+    assert not _alive(int(pids.read_text()))  # the lingering helper went with its group

@@ -32,23 +32,25 @@ Progress = Callable[[str], None]
 
 
 def run_turn(argv: list[str], box: Sandbox, timeout: float) -> dict[str, Any]:
-    """One harness invocation; returns exit code, output tail, wall time. Never leaves processes behind."""
+    """One harness invocation; returns exit code, output tail, wall time. Never leaves processes behind.
+
+    Output goes to a file, not a pipe: a helper the harness leaves running must not keep the turn
+    open after the harness itself has exited.
+    """
     started = time.monotonic()
-    proc = subprocess.Popen(argv, cwd=box.cwd, env=box.env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     timed_out = False
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
-        _kill_group(proc.pid)
-        out, _ = proc.communicate()
-    finally:
-        _kill_group(proc.pid)  # helpers a harness spawned must not outlive its turn
-        if proc.poll() is None:
-            proc.kill()
+    with tempfile.TemporaryFile(dir=box.root) as output:
+        proc = subprocess.Popen(argv, cwd=box.cwd, env=box.env, stdin=subprocess.DEVNULL,
+                                stdout=output, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        finally:
+            _kill_group(proc.pid)  # the harness on timeout, and any helper it spawned, always
             proc.wait()
-    text = out.decode("utf-8", errors="replace")
+        output.seek(0)
+        text = output.read().decode("utf-8", errors="replace")
     return {"exit_code": None if timed_out else proc.returncode, "timed_out": timed_out,
             "seconds": round(time.monotonic() - started, 3), "output": text, "output_tail": text[-2000:]}
 
