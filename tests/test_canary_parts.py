@@ -257,3 +257,15 @@ def test_turn_ends_when_the_harness_exits_even_if_a_helper_lingers(tmp_path):
     assert (turn["timed_out"], turn["exit_code"], turn["output"]) == (False, 3, "done\n")
     assert turn["seconds"] < 10
     assert not _alive(int(pids.read_text()))  # the lingering helper went with its group
+
+
+def test_kimi_sandbox_never_writes_through_a_symlinked_config(tmp_path):
+    seat = hand_seat(tmp_path, "")
+    real = tmp_path / "elsewhere.toml"
+    real.write_text('default_model = "x"\n')
+    (seat.instance_home / "config.toml").unlink()
+    (seat.instance_home / "config.toml").symlink_to(real)
+    with pytest.raises(Exception) as err:
+        prepare_kimi(seat, tmp_path / "box", "http://127.0.0.1:1/v1")
+    assert str(seat.instance_home / "config.toml") in str(err.value) and "symlink" in str(err.value)
+    assert real.read_text() == 'default_model = "x"\n'

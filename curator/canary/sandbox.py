@@ -92,6 +92,8 @@ def prepare_kimi(seat: Seat, root: Path, base_url: str) -> Sandbox:
         try:
             text = read_bytes(config_path).decode("utf-8")
             doc = tomlkit.parse(text)
+        except CuratorError as err:  # e.g. a symlinked config.toml: name the seat's file, not the copy
+            raise InputError(err.message, path=seat.instance_home / "config.toml") from None
         except UnicodeDecodeError:
             raise InputError("config.toml is not UTF-8", path=seat.instance_home / "config.toml") from None
         except TOMLKitError as err:
