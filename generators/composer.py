@@ -15,6 +15,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import lru_cache
 from pathlib import Path
 
 from curator.errors import CuratorError
@@ -29,6 +30,7 @@ CREATED = "CREATED"
 MATCH = "MATCH"
 DIVERGENT = "DIVERGENT"
 WHOLE_FILE_KEY = "(whole file)"
+OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 
 EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit}
 
@@ -97,15 +99,15 @@ def emit_resident(fleet: Fleet, resident: Resident, *, interpreter: str | None =
 def plan_resident(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> ResidentPlan:
     """Compare what the fleet would write with what is on disk. Reads only; writes nothing."""
     emitted = emit_resident(fleet, resident, interpreter=interpreter)
-    seen: dict[str, int] = {}  # directory → lstat mode, shared by this seat's artifacts
-    home = layout.instance_home(fleet.instance_root, resident.agent_id, resident.harness)
+    walk = _Walk()  # directory checks shared by this seat's artifacts, for this call only
+    root, agent_id, harness = fleet.instance_root, resident.agent_id, resident.harness
     return ResidentPlan(
-        agent_id=resident.agent_id,
-        harness=resident.harness,
-        instance_home=home,
-        memory_dir=home / "memory",
+        agent_id=agent_id,
+        harness=harness,
+        instance_home=layout.instance_home(root, agent_id, harness),
+        memory_dir=layout.memory_dir(root, agent_id, harness),
         repo=resident.repo,
-        artifacts=[_plan_file(item, fleet.mcp_prefix, seen) for item in emitted],
+        artifacts=[_plan_file(item, fleet.mcp_prefix, walk) for item in emitted],
         fleet=fleet,
         resident=resident,
         interpreter=interpreter,
@@ -132,55 +134,64 @@ def _owned_keys(item: EmittedFile) -> list[str]:
     return list(item.owned or ())
 
 
-def _plan_file(item: EmittedFile, prefix: str, seen: dict[str, int] | None = None) -> Artifact:
+def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Artifact:
     owned = _owned_keys(item)
-
-    def artifact(status: str, reason: str, diff: str = "", keys: list[str] | None = None, unsafe_at=None):
-        return Artifact(item.path, item.owner, status, owned if keys is None else keys, reason, diff,
-                        emitted=item, unsafe_at=unsafe_at)
-
-    problem, at, exists = _inspect(item.root, item.path, seen)
+    problem, at, exists = _inspect(item.root, item.path, walk)
     if problem:
-        return artifact(DIVERGENT, problem, unsafe_at=at)
+        return Artifact(item.path, item.owner, DIVERGENT, owned, problem, emitted=item, unsafe_at=at)
     if not exists:
-        return artifact(CREATED, f"absent: will be created (mode {item.mode:04o})")
+        return Artifact(item.path, item.owner, CREATED, owned, f"absent: will be created (mode {item.mode:04o})",
+                        emitted=item)
     if item.convergence == CREATE_ONLY:
-        return artifact(MATCH, "bearer file: present; the bearer's own, never compared")
+        return Artifact(item.path, item.owner, MATCH, owned, "bearer file: present; the bearer's own, never compared",
+                        emitted=item)
     try:
         found = _read_regular(item.path)
     except OSError as err:
-        return artifact(DIVERGENT, f"unreadable: {err.strerror or err}")
+        return Artifact(item.path, item.owner, DIVERGENT, owned, f"unreadable: {err.strerror or err}", emitted=item)
+    status, reason, diff, keys = _compare(item, found, prefix, owned)
+    return Artifact(item.path, item.owner, status, keys, reason, diff, emitted=item)
+
+
+def _compare(item: EmittedFile, found: bytes, prefix: str, owned: list[str]) -> tuple[str, str, str, list[str]]:
+    """(status, reason, diff, owned keys) of a fleet file read from disk."""
     if item.convergence == WHOLE_FILE:
         if found == item.content:
-            return artifact(MATCH, "identical to the generated script")
+            return MATCH, "identical to the generated script", "", owned
         diff = _text_diff(item.path, item.content.decode("utf-8", "replace").splitlines(True),
                           found.decode("utf-8", "replace").splitlines(True))
-        return artifact(DIVERGENT, "differs from the generated script (a hand edit or a stale generation)", diff)
+        return DIVERGENT, "differs from the generated script (a hand edit or a stale generation)", diff, owned
     if item.convergence == KIMI_CONFIG and found == item.content:
         # Settled seats: equal bytes, equal projection, and no TOML parse. (The JSON files parse
         # faster in C than they render, so they always take the projection route.)
-        return artifact(MATCH, "owned keys match; the rest of the file is the resident's")
+        return MATCH, OWNED_MATCH, "", owned
     expected = item.owned
     try:
         actual = project(item.convergence, found, prefix)
     except InvalidOwnedFile as err:
-        return artifact(DIVERGENT, err.reason)
+        return DIVERGENT, err.reason, "", owned
     changed = differing_keys(expected, actual)
     if not changed:
-        return artifact(MATCH, "owned keys match; the rest of the file is the resident's")
+        return MATCH, OWNED_MATCH, "", owned
     keys = list(dict.fromkeys(owned + [k for k in actual if k not in owned]))
-    return artifact(DIVERGENT, "owned keys differ: " + ", ".join(changed),
-                    _text_diff(item.path, render(expected), render(actual)), keys)
+    return (DIVERGENT, "owned keys differ: " + ", ".join(changed),
+            _text_diff(item.path, render(expected), render(actual)), keys)
 
 
-def _read_regular(path: Path) -> bytes:
-    """Read a file already checked to be regular; O_NOFOLLOW closes the gap if it became a link."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    with os.fdopen(fd, "rb") as handle:
+def _read_regular(path: Path | str) -> bytes:
+    """Read a file already checked to be regular; O_NOFOLLOW closes the gap if it became a link.
+    Plain os calls, not a buffered file object: a plan reads thousands of small files."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
         size = os.fstat(fd).st_size
         if size > MAX_READ_BYTES:
             raise OSError(0, f"{size:,} bytes, over the {MAX_READ_BYTES:,}-byte safety limit")
-        return handle.read()
+        chunks = [os.read(fd, size + 1)]
+        while chunks[-1]:  # to the end, as a buffered read() would, even if the file grew meanwhile
+            chunks.append(os.read(fd, max(size, 65536)))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def _text_diff(path: Path, expected: list[str], found: list[str]) -> str:
@@ -212,40 +223,83 @@ def _normalized(path: Path | str) -> str:
     return os.path.normpath(text) if "/." in text or "//" in text or text.endswith("/") else text
 
 
-def _inspect(root: Path | None, path: Path, seen: dict[str, int] | None = None) -> tuple[str | None, Path | None, bool]:
-    """``path_problem`` plus whether the file exists. ``seen`` caches directory modes across calls."""
+@lru_cache(maxsize=4096)  # a name, not a check: every artifact of a fleet shares a few roots
+def _root_prefix(root: Path | str) -> tuple[str, str]:
+    """(the root normalised, the prefix every path inside it starts with)."""
+    root_s = _normalized(root)
+    return root_s, root_s.rstrip(os.sep) + os.sep
+
+
+class _Walk:
+    """Directory checks made while planning one seat, so its artifacts do not lstat their shared
+    parents again. Lives for one plan call only: the disk may change between plans."""
+
+    __slots__ = ("modes", "verified")
+
+    def __init__(self) -> None:
+        self.modes: dict[str, int] = {}  # directory → lstat mode
+        self.verified: set[str] = set()  # directories whose every segment below the root is a real directory
+
+
+def _inspect(root: Path | None, path: Path, walk: _Walk | None = None) -> tuple[str | None, Path | None, bool]:
+    """``path_problem`` plus whether the file exists. ``walk`` shares directory checks across calls."""
     # Plain strings, not pathlib: this runs for every artifact of every resident on each plan.
     path_s = _normalized(path)
     if root is None:
         return None, None, _exists(path_s)
-    root_s = _normalized(root)
+    root_s, inside = _root_prefix(root)
     if not root_s.startswith(os.sep) or not path_s.startswith(os.sep):
         return f"not an absolute path: {path}", Path(path), False
-    inside = root_s.rstrip(os.sep) + os.sep
     if not path_s.startswith(inside):
         return f"escapes its trusted root {root_s}", Path(path), False
-    parts = path_s[len(inside):].split(os.sep)
+    parent = path_s.rpartition(os.sep)[0]
+    if walk is None or (parent not in walk.verified and len(parent) >= len(inside)):
+        problem, at, complete = _walk_parents(inside, parent, walk)
+        if problem or not complete:
+            return problem, at, complete
+    mode, absent = _lstat_mode(path_s)
+    return absent or _wrong_kind(path_s, mode, directory=False) or (None, None, True)
+
+
+def _walk_parents(inside: str, parent: str, walk: _Walk | None) -> tuple[str | None, Path | None, bool]:
+    """Check every segment from below the root down to ``parent``: each must be a directory, none a
+    symlink. Returns (problem, segment at fault, whether the whole chain exists)."""
     current = inside[:-1]
-    last = len(parts) - 1
-    for index, part in enumerate(parts):
+    for part in parent[len(inside):].split(os.sep) if len(parent) >= len(inside) else ():
         current = current + os.sep + part
-        mode = seen.get(current) if seen is not None else None
+        mode = walk.modes.get(current) if walk is not None else None
         if mode is None:
-            try:
-                mode = os.lstat(current).st_mode
-            except FileNotFoundError:
-                return None, None, False
-            except OSError as err:
-                return f"cannot inspect {current}: {err.strerror}", Path(current), False
-            if seen is not None and index < last:
-                seen[current] = mode
-        if stat.S_ISLNK(mode):
-            return f"symlinked path segment: {current}", Path(current), True
-        if index < last and not stat.S_ISDIR(mode):
-            return f"a file where a directory is expected: {current}", Path(current), True
-        if index == last and not stat.S_ISREG(mode):
-            return f"not a regular file: {current}", Path(current), True
+            mode, absent = _lstat_mode(current)
+            if absent:
+                return absent
+            if walk is not None:
+                walk.modes[current] = mode
+        problem = _wrong_kind(current, mode, directory=True)
+        if problem:
+            return problem
+    if walk is not None:
+        walk.verified.add(parent)
     return None, None, True
+
+
+def _lstat_mode(segment: str) -> tuple[int, tuple[str | None, Path | None, bool] | None]:
+    """(mode, None), or (0, the inspection result) when the segment is absent or cannot be inspected."""
+    try:
+        return os.lstat(segment).st_mode, None
+    except FileNotFoundError:
+        return 0, (None, None, False)
+    except OSError as err:
+        return 0, (f"cannot inspect {segment}: {err.strerror}", Path(segment), False)
+
+
+def _wrong_kind(segment: str, mode: int, *, directory: bool) -> tuple[str, Path, bool] | None:
+    if stat.S_ISLNK(mode):
+        return f"symlinked path segment: {segment}", Path(segment), True
+    if directory and not stat.S_ISDIR(mode):
+        return f"a file where a directory is expected: {segment}", Path(segment), True
+    if not directory and not stat.S_ISREG(mode):
+        return f"not a regular file: {segment}", Path(segment), True
+    return None
 
 
 # ------------------------------------------------------------------------------------------ apply

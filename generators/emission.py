@@ -59,9 +59,9 @@ def bearer_emission(fleet, resident, harness: str) -> tuple[Path, list[EmittedFi
     if not fleet.enabled_servers(resident):
         raise UnsupportedError(f"{resident.agent_id}: no enabled MCP servers in the catalog for this resident",
                                path=fleet.path)
-    home = layout.instance_home(fleet.instance_root, resident.agent_id, resident.harness)
-    memory = home / "memory"
-    files = [EmittedFile(memory / name, BEARER, CREATE_ONLY, 0o600, fleet.instance_root,
-                         partial(template.bearer_file, name, resident.agent_id, harness))
+    root, agent_id = fleet.instance_root, resident.agent_id
+    home = layout.instance_home(root, agent_id, harness)
+    files = [EmittedFile(layout.seat_path(root, agent_id, harness, "memory", name), BEARER, CREATE_ONLY, 0o600,
+                         root, partial(template.bearer_file, name, agent_id, harness))
              for name in template.BEARER_FILES]
     return home, files

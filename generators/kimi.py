@@ -106,10 +106,14 @@ def _config_template(marked_json: str) -> str:
 
 def seat_config_toml(fleet: Fleet, resident: Resident, home: Path, interpreter: str, data: dict) -> bytes:
     """``config_toml`` for one seat, through the per-fleet template when that is provably the same."""
-    marked_home = home.parent.parent / _SEG_MARK / home.name
-    marked = json.dumps(config_data(fleet, resident, marked_home / HOOK_RELPATH, interpreter))
+    segment = layout.seg(resident.agent_id)
+    # ``data`` differs from the template's data only where the hook path spells the agent's segment.
+    # That segment is one whole path component ([A-Za-z0-9._-], written verbatim by JSON), so if it
+    # occurs exactly twice (once per identity-anchor hook command) marking both is the same as
+    # building the data for a marked home; any other occurrence makes the count differ.
+    marked = json.dumps(data).replace(segment, _SEG_MARK)
     if (_MARKS.search(resident.agent_id) or _ID_MARK in marked or marked.count(_SEG_MARK) != 2
-            or home.parent.name != layout.seg(resident.agent_id)):
+            or home.parent.name != segment):
         return config_toml(resident.agent_id, data)  # a mark collides with real text: render directly
     template = _config_template(marked)
     values = {_SEG_MARK: home.parent.name, _ID_MARK: comment_safe(resident.agent_id)}
@@ -196,14 +200,15 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
     """Every file a kimi-code seat is born with, in birth order. Pure: same inputs, same bytes."""
     home, files = bearer_emission(fleet, resident, HARNESS)
     interpreter = interpreter or fleet.hook_python or resolve_interpreter()
-    root = fleet.instance_root
-    hook_path = home / HOOK_RELPATH
+    root, agent_id = fleet.instance_root, resident.agent_id
+    hook_path = layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts)
     config = config_data(fleet, resident, hook_path, interpreter)
     mcp = mcp_data(fleet, resident)
-    files.append(EmittedFile(home / "config.toml", FLEET, KIMI_CONFIG, 0o600, root,
-                             lambda: seat_config_toml(fleet, resident, home, interpreter, config),
+    files.append(EmittedFile(layout.seat_path(root, agent_id, HARNESS, "config.toml"), FLEET, KIMI_CONFIG, 0o600,
+                             root, lambda: seat_config_toml(fleet, resident, home, interpreter, config),
                              kimi_config_projection(config)))
-    files.append(EmittedFile(resident.repo / ".kimi-code" / "mcp.json", FLEET, KIMI_MCP, 0o600, resident.repo,
-                             lambda: mcp_json(mcp), kimi_mcp_projection(mcp, fleet.mcp_prefix)))
-    files.append(EmittedFile(hook_path, FLEET, WHOLE_FILE, 0o700, root, lambda: hook_script(home / "memory")))
+    files.append(EmittedFile(layout.repo_path(resident.repo, ".kimi-code", "mcp.json"), FLEET, KIMI_MCP, 0o600,
+                             resident.repo, lambda: mcp_json(mcp), kimi_mcp_projection(mcp, fleet.mcp_prefix)))
+    files.append(EmittedFile(hook_path, FLEET, WHOLE_FILE, 0o700, root,
+                             lambda: hook_script(layout.memory_dir(root, agent_id, HARNESS))))
     return files

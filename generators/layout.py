@@ -30,4 +30,24 @@ def instance_home(instance_root: str | Path, agent_id: str, harness: str) -> Pat
 
 
 def memory_dir(instance_root: str | Path, agent_id: str, harness: str) -> Path:
-    return instance_home(instance_root, agent_id, harness) / "memory"
+    return seat_path(instance_root, agent_id, harness, "memory")
+
+
+# Pure and cached like the above: re-planning a fleet (the app refreshes its fleet panel) builds the
+# same few thousand paths each time, and pathlib's joins and string formatting cost more than the
+# lstat calls the plan makes on them. Only names are cached here, never anything read from disk.
+@lru_cache(maxsize=65536)
+def seat_path(instance_root: str | Path, agent_id: str, harness: str, *relative: str) -> Path:
+    """A path inside the seat home, e.g. ``seat_path(root, id, harness, "memory", "MEMORY.md")``."""
+    return _formatted(instance_home(instance_root, agent_id, harness).joinpath(*relative))
+
+
+@lru_cache(maxsize=65536)
+def repo_path(repo: Path, *relative: str) -> Path:
+    """A path inside a resident's repo (``.kimi-code/mcp.json``, ``opencode.jsonc``)."""
+    return _formatted(repo.joinpath(*relative))
+
+
+def _formatted(path: Path) -> Path:
+    str(path)  # pathlib formats a path once and keeps the text: the composer's safety walk needs it
+    return path

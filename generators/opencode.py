@@ -59,9 +59,9 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
     del interpreter  # opencode runs no per-prompt hook
     home, files = bearer_emission(fleet, resident, HARNESS)
     config = opencode_config(fleet, resident)
-    files.append(EmittedFile(resident.repo / "opencode.jsonc", FLEET, OPENCODE_CONFIG, 0o600, resident.repo,
-                             lambda: opencode_jsonc(fleet, resident, config),
+    files.append(EmittedFile(layout.repo_path(resident.repo, "opencode.jsonc"), FLEET, OPENCODE_CONFIG, 0o600,
+                             resident.repo, lambda: opencode_jsonc(fleet, resident, config),
                              opencode_projection(config, fleet.mcp_prefix)))
-    files.append(EmittedFile(home / WAKE_SCRIPT, FLEET, WHOLE_FILE, 0o700, fleet.instance_root,
-                             lambda: emit_script(WAKE_SCRIPT)))
+    files.append(EmittedFile(layout.seat_path(fleet.instance_root, resident.agent_id, HARNESS, WAKE_SCRIPT), FLEET,
+                             WHOLE_FILE, 0o700, fleet.instance_root, lambda: emit_script(WAKE_SCRIPT)))
     return files

@@ -85,12 +85,16 @@ def loads_jsonc(text: str):
     """JSON5 semantics, fast: the generated shape (full-line ``//`` header, then plain JSON) parses
     with the C json parser; anything else (inline comments, trailing commas, unquoted keys) goes to
     json5, which is ~1000x slower on these files. JSON is a subset of JSON5, so both agree."""
-    lines = text.lstrip("\ufeff").split("\n")
-    start = 0
-    while start < len(lines) and (not lines[start].strip() or lines[start].lstrip().startswith("//")):
-        start += 1
+    body = text.lstrip("\ufeff")
+    start = 0  # past the leading blank and full-line comment lines, found without splitting the file
+    while start < len(body):
+        end = body.find("\n", start)
+        line = body[start:] if end < 0 else body[start:end]
+        if line.strip() and not line.lstrip().startswith("//"):
+            break
+        start = len(body) if end < 0 else end + 1
     try:
-        return json.loads("\n".join(lines[start:]))
+        return json.loads(body[start:])
     except ValueError:
         return json5.loads(text)
 

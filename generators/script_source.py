@@ -37,7 +37,17 @@ def _split_at_literals(name: str) -> tuple[tuple[str, ...], tuple[str | None, ..
 
 
 def emit_script(name: str, literals: dict[str, object] | None = None) -> bytes:
-    literals = dict(literals or {})
+    if not literals:
+        return _script_without_literals(name)
+    return _emit(name, dict(literals))
+
+
+@lru_cache(maxsize=None)  # the same bytes for every seat (the wake-envelope script has no literals)
+def _script_without_literals(name: str) -> bytes:
+    return _emit(name, {})
+
+
+def _emit(name: str, literals: dict[str, object]) -> bytes:
     chunks, names = _split_at_literals(name)
     out = []
     for chunk, key in zip(chunks, names):

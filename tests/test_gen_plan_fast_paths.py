@@ -1,0 +1,105 @@
+"""The plan's fast paths give exactly what the plain paths give: the config.toml template against a
+direct render when the agent's segment shows up elsewhere, the JSONC fast parse against json5, the
+shared directory walk against a fresh safety check, and the raw file read against the bytes on disk."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import json5
+import pytest
+
+from generators import composer, kimi, layout
+from generators.composer import emit_resident
+from generators.manifest import parse_manifest
+from generators.projection import loads_jsonc
+
+PYTHON = "/usr/bin/python3"
+AGENT = "@neo-kimi-iris"
+SEG = layout.seg(AGENT)
+OTHER = "@neo-kimi-juno"  # shares the fleet's template with AGENT, so a wrongly marked template shows
+
+
+def manifest(root: str, *, model: str = "kimi-k2", hook: str = "") -> str:
+    return (f'instance_root = "{root}"\ndefault_model = {json.dumps(model)}\n\n'
+            '[mcp.neo-mjs-memory-core]\ncommand = "node"\nargs = ["server.js"]\n'
+            f'{hook}\n[[residents]]\nagent_id = "{AGENT}"\nharness = "kimi-code"\nrepo = "r"\n'
+            f'\n[[residents]]\nagent_id = "{OTHER}"\nharness = "kimi-code"\nrepo = "r2"\n')
+
+
+@pytest.mark.parametrize("root, model, hook, interpreter", [
+    ("/srv/fleet", "kimi-k2", "", PYTHON),
+    ("/srv/fleet", SEG, "", PYTHON),  # the segment as the model name
+    (f"/srv/{SEG}", "kimi-k2", "", PYTHON),  # ... as a directory above the seat
+    (f"/srv/x{SEG}y", "kimi-k2", "", PYTHON),  # ... inside a longer directory name
+    ("/srv/fleet", "kimi-k2", f'\n[[hooks]]\nevent = "Stop"\ncommand = "echo {SEG}"\n', PYTHON),
+    ("/srv/fleet", "kimi-k2", "", f"/opt/{SEG}/bin/python3"),  # ... in the interpreter's path
+    ("/srv/fleet", "SEATCURATORSEGMENTMARK", "", PYTHON),  # the template's own mark as real text
+])
+def test_config_template_equals_a_direct_render_when_the_segment_repeats(root, model, hook, interpreter):
+    fleet = parse_manifest(manifest(root, model=model, hook=hook), Path(root) / "fleet.toml")
+    for agent in (AGENT, OTHER, AGENT):
+        resident = fleet.resident(agent)
+        config = next(f for f in emit_resident(fleet, resident, interpreter=interpreter)
+                      if f.path.name == "config.toml")
+        direct = kimi.config_toml(agent, kimi.config_data(fleet, resident, config.path.parent / kimi.HOOK_RELPATH,
+                                                          interpreter))
+        assert config.content == direct, agent
+
+
+@pytest.mark.parametrize("text", [
+    '// header\n// more\n{"a": 1}\n',
+    '\ufeff// header\n\n   // indented\n{"a": [1, 2]}',
+    '// header\r\n{"a": 1}\r\n',
+    '{"a": 1, // inline\n"b": 2,}\n',
+    '// only comments\n// here',
+    '',
+    '\n\n{"a": {"b": "// not a comment"}}\n',
+    '// header\n{a: 1}\n',
+])
+def test_jsonc_fast_parse_agrees_with_json5(text):
+    try:
+        expected = json5.loads(text)
+    except ValueError:
+        with pytest.raises(ValueError):
+            loads_jsonc(text)
+        return
+    assert loads_jsonc(text) == expected
+
+
+def test_shared_walk_finds_what_a_fresh_check_finds(tmp_path):
+    root = tmp_path / "root"
+    seat = root / "a" / "b"
+    seat.mkdir(parents=True)
+    (seat / "regular").write_bytes(b"x")
+    (seat / "linked").symlink_to(seat / "regular")
+    (seat / "dir").mkdir()
+    os.mkfifo(seat / "fifo")
+    (root / "a" / "file").write_bytes(b"x")
+    (root / "a" / "dirlink").symlink_to(seat)
+    names = [seat / "regular", seat / "linked", seat / "dir", seat / "fifo", seat / "absent",
+             seat / "missing" / "x", root / "a" / "file" / "x", root / "a" / "dirlink" / "regular",
+             root / "top", root / ".." / "escape"]
+    walk = composer._Walk()
+    for path in names + names:  # twice: the second pass answers from the shared walk
+        assert composer._inspect(root, path, walk) == composer._inspect(root, path), path
+    assert composer.path_problem(root, seat / "regular") == (None, None)
+    assert composer.path_problem(root, seat / "linked")[0] == f"symlinked path segment: {seat / 'linked'}"
+    assert composer.path_problem(root, seat / "fifo")[0] == f"not a regular file: {seat / 'fifo'}"
+    assert composer.path_problem(root, root / "a" / "dirlink" / "regular")[1] == root / "a" / "dirlink"
+
+
+def test_raw_read_returns_the_exact_bytes_and_refuses_links_and_huge_files(tmp_path, monkeypatch):
+    data = bytes(range(256)) * 300
+    (tmp_path / "f").write_bytes(data)
+    (tmp_path / "empty").write_bytes(b"")
+    (tmp_path / "link").symlink_to(tmp_path / "f")
+    assert composer._read_regular(tmp_path / "f") == data
+    assert composer._read_regular(str(tmp_path / "empty")) == b""
+    with pytest.raises(OSError):
+        composer._read_regular(tmp_path / "link")
+    monkeypatch.setattr(composer, "MAX_READ_BYTES", 1000)
+    with pytest.raises(OSError, match="safety limit"):
+        composer._read_regular(tmp_path / "f")
