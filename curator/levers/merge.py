@@ -26,6 +26,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from rapidfuzz import fuzz, process, utils
+from rapidfuzz.utils import default_process
 
 from curator import markdown
 from curator.change import Change, digest
@@ -39,6 +40,7 @@ SEARCH_CUTOFF = 60  # token-sort ratio (0-100) from which a pair is worth judgin
 DEFAULT_CUTOFF = 70  # token-set ratio (0-100) from which two entries count as saying the same thing
 COVERED = 90  # a facet whose words already appear this closely in the merged line is not repeated
 FACET_JOIN = "; "
+_WORD = re.compile(r"\w")
 
 
 class MergeRefused(CuratorError):
@@ -65,7 +67,10 @@ class Candidate:
 
 def similarity_key(entry: Entry) -> str:
     """Words without links, case-folded, tokens sorted: ratio on this is rapidfuzz's token_sort_ratio."""
-    return " ".join(sorted(utils.default_process(without_links(entry.body, entry.pointers)).split()))
+    body = entry.body
+    # Most entries carry no link: then ``without_links`` would only apply its no-words rule.
+    text = without_links(body, entry.pointers) if entry.pointers else body if _WORD.search(body) else ""
+    return " ".join(sorted(default_process(text).split()))
 
 
 def similar_pairs(keys: list[str], cutoff: float = DEFAULT_CUTOFF) -> dict[tuple[int, int], float]:
@@ -79,15 +84,17 @@ def similar_pairs(keys: list[str], cutoff: float = DEFAULT_CUTOFF) -> dict[tuple
     lengths = [len(key) for key in ordered]
     reach = (200 - cutoff) / cutoff  # the longest partner a key of length 1 can still match
     pairs: dict[tuple[int, int], float] = {}
+    extract, ratio, band_end = process.extract, fuzz.ratio, bisect.bisect_right  # bound once: one call per key
     for a, key in enumerate(ordered):
-        stop = bisect.bisect_right(lengths, lengths[a] * reach, lo=a + 1)
-        if stop <= a + 1:
+        start = a + 1
+        stop = band_end(lengths, lengths[a] * reach, lo=start)
+        if stop <= start:
             continue
-        for _choice, score, b in process.extract(
-            key, ordered[a + 1 : stop], scorer=fuzz.ratio, processor=None, limit=None, score_cutoff=cutoff
-        ):
-            i, j = sorted((order[a], order[a + 1 + b]))
-            pairs[(i, j)] = score
+        i = order[a]
+        for _choice, score, b in extract(key, ordered[start:stop], scorer=ratio, processor=None, limit=None,
+                                         score_cutoff=cutoff):
+            j = order[start + b]
+            pairs[(i, j) if i < j else (j, i)] = score
     return pairs
 
 
@@ -102,7 +109,7 @@ def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = DEFAULT
     # Entries pointing at the same detail file are candidates whatever their wording.
     by_target: dict[str, list[int]] = {}
     for i, entry in enumerate(entries):
-        for target in file_targets(entry):
+        for target in file_targets(entry) if entry.pointers else ():
             by_target.setdefault(target, []).append(i)
     shared: dict[tuple[int, int], str] = {}
     for target, members in sorted(by_target.items()):
@@ -163,7 +170,7 @@ def _candidate(index: HotIndex, group: list[Entry], score: float, target: str) -
         merged = merged_entry_text(index, group)
     except InputError:
         return None
-    saved = len(index.raw) - len(replace_group(index, group, merged))
+    saved = bytes_saved(index, group, merged)
     section = group[0].section if len({e.section for e in group}) == 1 else ""
     if target:
         reason = f"all link to {target}"
@@ -276,6 +283,15 @@ def replace_group(index: HotIndex, group: list[Entry], merged: str) -> bytes:
     edits = [(entry_start(index, first), content_end(index, first.end_line), new_bytes)]
     edits += [(entry.offset, entry.end_offset, b"") for entry in group[1:]]
     return index.splice(edits)
+
+
+def bytes_saved(index: HotIndex, group: list[Entry], merged: str) -> int:
+    """``len(index.raw) - len(replace_group(index, group, merged))`` for distinct entries, by the
+    lengths of the same edits alone: costing a list of candidates need not build each new file."""
+    first = group[0]
+    new_length = len(merged.encode("utf-8")) + merged.count("\n") * (len(index.newline) - 1)
+    replaced = content_end(index, first.end_line) - entry_start(index, first)
+    return replaced - new_length + sum(entry.nbytes for entry in group[1:])
 
 
 def new_problems(before: PointerReport, after: PointerReport) -> tuple[list[str], list[str]]:

@@ -1,0 +1,61 @@
+"""Costing merge candidates without building each new file gives exactly the spliced result, and
+the link-free similarity key of an entry without links is what ``without_links`` would give."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rapidfuzz import utils
+
+from curator.index_model import parse_index
+from curator.levers.merge import bytes_saved, find_candidates, merged_entry_text, replace_group, similarity_key
+from curator.levers.text import entries_by_id, without_links
+
+CORPUS = Path("/work/shared/corpus")
+INDEX = (
+    "# Seat memory index\n\n## Craft hooks\n"
+    "- [Deploy notes](deploy.md) — deploy with `make ship`; never on Fridays.\n"
+    "- Always deploy with `make ship`, never on Fridays; ask ops first (see #4412).\n"
+    "  A second line that belongs to the entry above.\n"
+    "- Unrelated lesson about the cache eviction order.\n"
+    "- Deploy with make ship, never on a Friday — ask the ops team first.\n"
+)
+
+
+def variants(text: str) -> list[bytes]:
+    raw = text.encode("utf-8")
+    return [raw, raw.replace(b"\n", b"\r\n"), b"\xef\xbb\xbf" + raw, b"\xef\xbb\xbf" + raw.replace(b"\n", b"\r\n")]
+
+
+def corpus_texts() -> list[str]:
+    paths = sorted(CORPUS.rglob("MEMORY.md"))[:8] if CORPUS.is_dir() else []
+    return [p.read_text("utf-8", "replace") for p in paths]
+
+
+CASES = variants(INDEX) + [v for t in corpus_texts() for v in variants(t)[:2]]
+
+
+@pytest.mark.parametrize("raw", CASES, ids=[f"case{n}" for n in range(len(CASES))])
+def test_bytes_saved_equals_the_length_of_the_spliced_file(raw):
+    index = parse_index(raw)
+    found = find_candidates(index, limit=50)
+    if raw.startswith(b"# Seat memory index"):
+        assert found  # the fixture has real candidates to cost
+    for candidate in found:
+        group = entries_by_id(index, candidate.entry_ids)
+        merged = merged_entry_text(index, group)
+        assert candidate.bytes_saved == len(index.raw) - len(replace_group(index, group, merged))
+        assert bytes_saved(index, group, merged) == candidate.bytes_saved
+    group = list(index.entries[:3])  # the first entry carries the BOM if there is one
+    if len(group) >= 2:
+        merged = merged_entry_text(index, group)
+        assert bytes_saved(index, group, merged) == len(index.raw) - len(replace_group(index, group, merged))
+
+
+@pytest.mark.parametrize("line", ["- plain words here", "- ___", "- !!!", "- ", "1. numbered `code` [x]",
+                                  "- Émile's café, naïve", "- [link](a.md) only", "- see #4412 and ses_abc"])
+def test_similarity_key_fast_path_matches_the_general_one(line):
+    for entry in parse_index((f"# T\n\n{line}\n").encode("utf-8")).entries:
+        general = " ".join(sorted(utils.default_process(without_links(entry.body, entry.pointers)).split()))
+        assert similarity_key(entry) == general
