@@ -258,7 +258,9 @@ def _inspect(root: Path | None, path: Path, walk: _Walk | None = None) -> tuple[
         if problem or not complete:
             return problem, at, complete
     mode, absent = _lstat_mode(path_s)
-    return absent or _wrong_kind(path_s, mode, directory=False) or (None, None, True)
+    if absent:
+        return absent
+    return (None, None, True) if stat.S_ISREG(mode) else _wrong_kind(path_s, mode, directory=False)
 
 
 def _walk_parents(inside: str, parent: str, walk: _Walk | None) -> tuple[str | None, Path | None, bool]:
