@@ -9,6 +9,7 @@ seat store; the editor then shows the new text. Nothing on this screen writes a 
 from __future__ import annotations
 
 import difflib
+import time
 from pathlib import Path
 
 from textual import on, work
@@ -16,6 +17,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
+from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane, TextArea
@@ -26,6 +28,7 @@ from curator.meter import Limits, measure
 from curator.screens.dialogs import ConfirmDialog, ConflictDialog, DiffDialog
 from curator.widgets.byte_meter import ByteMeter
 from curator.widgets.entries_table import EntriesTable
+from curator.widgets.index_editor import IndexEditor
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import diff_content, verbatim
 
@@ -72,6 +75,9 @@ class IndexScreen(Screen):
         self._analysis_timer: Timer | None = None
         self._saved_text = ""  # editor text as last loaded from / saved to disk
         self._requested = b""  # editor bytes the last analysis was started on
+        self._shown_dirty = False  # what the title says
+        self._last_edit = 0.0  # monotonic time of the last keystroke
+        self._archive_shown = False
         self.store = None
         self.merge_candidates: list = []
         self.trim_suggestions: list = []
@@ -82,8 +88,10 @@ class IndexScreen(Screen):
         yield Static(id="seat-title")
         yield ByteMeter(id="meter")
         with Horizontal(id="body"):
-            yield TextArea(id="editor", soft_wrap=True, show_line_numbers=True, tab_behavior="focus")
-            with TabbedContent(id="panels", initial="entries"):
+            yield IndexEditor(id="editor", soft_wrap=True, show_line_numbers=True, tab_behavior="focus",
+                              after_edit=self.editor_changed)
+            # The panels mount just after the first paint: the editor and meter show without waiting.
+            with Lazy(TabbedContent(id="panels", initial="entries")):
                 with TabPane("Entries", id="entries"):
                     yield EntriesTable(id="entries-table")
                 with TabPane("Merge", id="merge"):
@@ -103,7 +111,6 @@ class IndexScreen(Screen):
 
     def on_mount(self) -> None:
         self.load_from_disk()
-        self.show_archive()
         self.query_one("#editor", TextArea).focus()
 
     # -- the editor and the meter ------------------------------------------------------------------
@@ -133,7 +140,7 @@ class IndexScreen(Screen):
         self.editor.load_text(text)
         self.update_meter()
         self.update_title()
-        self.start_analysis()
+        self.call_after_refresh(self.start_analysis)
 
     def replace_editor_text(self, text: str) -> None:
         """New text from disk (a lever, undo, reload): an undoable edit, so editor history survives."""
@@ -148,15 +155,31 @@ class IndexScreen(Screen):
         return self.store.read(INDEX_NAME).decode("utf-8", "surrogateescape")
 
     @on(TextArea.Changed, "#editor")
+    def editor_loaded(self) -> None:
+        """``load_text`` replaces the document without an edit: measure it here."""
+        self.editor_changed()
+
     def editor_changed(self) -> None:
-        """Every keystroke: re-measure (cheap); the full analysis waits for a pause in typing."""
-        self.update_meter()
-        self.update_title()
-        if self._analysis_timer is not None:
-            self._analysis_timer.stop()
-            self._analysis_timer = None
-        if self.editor_bytes() != self._requested:  # not an echo of text already analysed
-            self._analysis_timer = self.set_timer(self.app.analysis_delay, self.start_analysis)
+        """Every keystroke: re-measure (cheap: bytes of the text, no parsing, a repaint of the meter
+        only); the full analysis waits for a pause in typing."""
+        text = self.editor.text
+        raw = text.encode("utf-8", "surrogateescape")
+        self.query_one(ByteMeter).reading = measure(raw, self.limits)
+        dirty = text != self._saved_text
+        if dirty != self._shown_dirty:  # the title changes (and re-lays out) only when this flips
+            self.update_title()
+        if raw != self._requested:  # not an echo of text already analysed
+            self._last_edit = time.monotonic()
+            if self._analysis_timer is None:  # one timer per pause in typing, not one per key
+                self._analysis_timer = self.set_timer(self.app.analysis_delay, self.analyse_when_quiet)
+
+    def analyse_when_quiet(self) -> None:
+        self._analysis_timer = None
+        wait = self._last_edit + self.app.analysis_delay - time.monotonic()
+        if wait > 0:
+            self._analysis_timer = self.set_timer(wait, self.analyse_when_quiet)
+        elif self.editor_bytes() != self._requested:
+            self.start_analysis()
 
     def update_meter(self) -> None:
         meter = self.query_one(ByteMeter)
@@ -164,7 +187,8 @@ class IndexScreen(Screen):
 
     def update_title(self) -> None:
         who = f"{self.resident_id} · " if self.resident_id else ""
-        mark = " ● unsaved" if self.dirty else ""
+        self._shown_dirty = self.dirty
+        mark = " ● unsaved" if self._shown_dirty else ""
         self.query_one("#seat-title", Static).update(verbatim(f"{who}{self.memory_dir / INDEX_NAME}{mark}"))
 
     def set_status(self, message: str, style: str = "") -> None:
@@ -201,6 +225,12 @@ class IndexScreen(Screen):
     def show_analysis(self, analysis, raw: bytes, extras: dict) -> None:
         if raw != self.editor_bytes():
             return  # typing went on meanwhile; the next run will catch up
+        if not self.query("#panels"):  # the lazily mounted panels are not there yet
+            self.call_after_refresh(self.show_analysis, analysis, raw, extras)
+            return
+        if not self._archive_shown:
+            self._archive_shown = True
+            self.show_archive()
         self.analysis = analysis
         meter = self.query_one(ByteMeter)
         load = analysis.loads.get(self.profile or "")
