@@ -28,7 +28,7 @@ class CuratorApp(App[int]):
     COMMANDS = App.COMMANDS | {CuratorCommands}
     BINDINGS = [
         Binding("f1", "help", "Help"),
-        Binding("question_mark", "help", "Help", show=False),
+        Binding("question_mark", "help", "Help", show=False, key_display="?"),
         Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True),  # the footer shows it
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]

@@ -331,6 +331,22 @@ async def test_fleet_opens_a_seat_and_p_previews_that_seat(tmp_path):
         assert "ALL MATCH" in str(app.screen.query_one("#preview-verdict").render())
 
 
+async def test_fleet_shows_the_last_boot_check(tmp_path):
+    from curator.canary.last_result import save_results
+    from curator.canary.result import ResidentResult, StepResult
+
+    manifest = write_fleet(tmp_path / "fleet")
+    passed = ResidentResult("@neo-kimi-iris", "kimi-code", [StepResult("boot", "PASS", "index in context")],
+                            finished_at=1.0)
+    save_results(manifest, [passed])  # under XDG_STATE_HOME, i.e. tmp_path
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        rows = table_text(app.screen.query_one("#fleet-grid", DataTable)).splitlines()
+        assert "Boot check" in [str(c.label) for c in app.screen.query_one("#fleet-grid", DataTable).columns.values()]
+        assert "PASS" in rows[0] and "never run" in rows[1]
+
+
 # -- the command line --------------------------------------------------------------------------
 
 def test_bare_command_without_memory_says_how_to_start(tmp_path, monkeypatch, capsys):

@@ -34,6 +34,22 @@ def read_meter(memory_dir: Path, limits):
         return None
 
 
+BOOT_CHECK = "Boot check"
+BOOT_STYLES = {"PASS": "$success", "FAIL": "bold $error", "ERROR": "bold $error"}
+
+
+def last_boot_checks(fleet_path: Path, plans: list) -> dict:
+    """The canary's last result per resident, as grid cells ("never run", "PASS 3m ago", …)."""
+    from curator.canary.last_result import describe, load_result
+
+    cells = {}
+    for plan in plans:
+        result = load_result(fleet_path, plan.agent_id)
+        style = BOOT_STYLES.get(result.status, "") if result else "dim"
+        cells[(plan.agent_id, BOOT_CHECK)] = verbatim(describe(result), style)
+    return cells
+
+
 def matches(plan, query: str) -> bool:
     """Filter words (all must match): agent id, harness, or a status word present in the plan."""
     haystack = " ".join([plan.agent_id, plan.harness, plan.status] + [a.status for a in plan.artifacts]).lower()
@@ -50,6 +66,7 @@ class FleetScreen(Screen):
         Binding("x", "set_aside", "Set aside divergent file"),
         Binding("d", "show_diff", "Show diff"),
         Binding("slash", "filter", "Filter", key_display="/"),
+        Binding("c", "canary", "Boot check (canary)"),
         Binding("ctrl+r,f5", "refresh", "Refresh plan"),
         Binding("escape", "leave_filter", "Back to grid", show=False),
     ]
@@ -60,6 +77,7 @@ class FleetScreen(Screen):
         self.fleet = None
         self.plans: list = []
         self.meters: dict = {}
+        self.boot_checks: dict = {}  # (agent_id, BOOT_CHECK) -> cell: the canary's last result
 
     def compose(self) -> ComposeResult:
         yield Static(verbatim(f"Fleet · {self.fleet_path}"), id="fleet-title")
@@ -71,7 +89,9 @@ class FleetScreen(Screen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one(FleetGrid).focus()
+        grid = self.query_one(FleetGrid)
+        grid.extra_columns = [BOOT_CHECK]
+        grid.focus()
         self.refresh_plan()
 
     # -- planning (reads only) -----------------------------------------------------------------
@@ -88,20 +108,22 @@ class FleetScreen(Screen):
             fleet = load_manifest(self.fleet_path)
             plans = plan_fleet(fleet)
             meters = {p.agent_id: read_meter(p.memory_dir, self.app_limits()) for p in plans}
+            boot_checks = last_boot_checks(self.fleet_path, plans)
         except CuratorError as err:
             self.app.call_from_thread(self.app.notify, str(err), title="Cannot plan the fleet",
                                       severity="error", markup=False, timeout=10)
             self.app.call_from_thread(self.set_status, f"plan failed: {err}", "$error")
             return
-        self.app.call_from_thread(self.show_plans, fleet, plans, meters)
+        self.app.call_from_thread(self.show_plans, fleet, plans, meters, boot_checks)
 
     def app_limits(self):
         from curator.meter import Limits
 
         return getattr(self.app, "limits", None) or Limits()
 
-    def show_plans(self, fleet, plans: list, meters: dict) -> None:
+    def show_plans(self, fleet, plans: list, meters: dict, boot_checks: dict | None = None) -> None:
         self.fleet, self.plans, self.meters = fleet, plans, meters
+        self.boot_checks = boot_checks or {}
         self.apply_filter()
         counts = {s: sum(1 for p in plans for a in p.artifacts if a.status == s) for s in ("MATCH", "CREATED", "DIVERGENT")}
         self.set_status(
@@ -113,7 +135,7 @@ class FleetScreen(Screen):
     def apply_filter(self) -> None:
         query = self.query_one("#fleet-filter", Input).value
         shown = [p for p in self.plans if matches(p, query)]
-        self.query_one(FleetGrid).show(shown, self.meters)
+        self.query_one(FleetGrid).show(shown, self.meters, self.boot_checks)
         self.show_detail()
 
     @on(Input.Changed, "#fleet-filter")
@@ -161,6 +183,30 @@ class FleetScreen(Screen):
             self.app.notify("No resident selected.", severity="warning")
             return
         self.app.open_preview(ids)
+
+    def action_canary(self) -> None:
+        ids = self.query_one(FleetGrid).selected_ids()
+        if not ids or self.fleet is None:
+            return
+        self.set_status(f"Boot check running for {', '.join(ids)} (a real harness turn against a stub model)…")
+        self.canary_worker(ids)
+
+    @work(thread=True, exclusive=True, group="canary")
+    def canary_worker(self, ids: list[str]) -> None:
+        from curator.canary.run import run_canary
+
+        def progress(message: str) -> None:
+            self.app.call_from_thread(self.set_status, message)
+
+        try:
+            results = [r for rid in ids for r in run_canary(self.fleet_path, rid, progress=progress).residents]
+        except CuratorError as err:
+            self.app.call_from_thread(self.app.notify, str(err), title="Boot check not run",
+                                      severity="error", markup=False, timeout=10)
+            return
+        summary = ", ".join(f"{r.resident}: {r.status}" for r in results)
+        self.app.call_from_thread(self.app.notify, summary, title="Boot check", markup=False)
+        self.app.call_from_thread(self.refresh_plan)
 
     def action_open_seat(self) -> None:
         plan = self.query_one(FleetGrid).current_plan()

@@ -26,7 +26,7 @@ from curator.change import Change, digest
 from curator.errors import ConflictError, CuratorError
 from curator.meter import Limits, measure
 from curator.screens.dialogs import ConfirmDialog, ConflictDialog, DiffDialog
-from curator.widgets.byte_meter import ByteMeter
+from curator.widgets.byte_meter import ZONE_WORDS, ByteMeter
 from curator.widgets.entries_table import EntriesTable
 from curator.widgets.index_editor import IndexEditor
 from curator.widgets.tables import fill
@@ -645,8 +645,10 @@ class IndexScreen(Screen):
         before = measure(index.raw, self.limits)
         lines = [
             verbatim(change.description, "bold"),
-            verbatim(f"saves {change.bytes_saved:,} B · meter {before.bytes:,} → {after.bytes:,} B "
-                     f"({after.zone.replace('-', ' ')}; {after.headroom_target:,} B headroom to the target)"),
+            verbatim(f"saves {change.bytes_saved:,} B · meter {before.bytes:,} → {after.bytes:,} B, "
+                     f"{ZONE_WORDS.get(after.zone, after.zone)} · " + (
+                         f"{after.headroom_target:,} B headroom to the target" if after.headroom_target >= 0
+                         else f"{-after.headroom_target:,} B over the target")),
         ]
         if refused:
             lines.append(verbatim("REFUSED by default — it would lose: " + "; ".join(refused), "bold $error"))

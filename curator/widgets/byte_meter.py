@@ -45,8 +45,9 @@ def bar(reading: Meter, width: int) -> Content:
     return Content.assemble(*parts)
 
 
-def words(reading: Meter, line_cap: int | None = None, profile: str = "") -> Content:
-    """One line of words: bytes, both limits, the zone, headroom, and lines against a line cap."""
+def words(reading: Meter, line_cap: int | None = None, profile: str = "", width: int = 120) -> Content:
+    """One line of words: bytes, both limits, the zone, headroom, and lines against a line cap
+    (shorter labels when the terminal is narrow, so the zone and headroom stay in view)."""
     zone_word = ZONE_WORDS.get(reading.zone, reading.zone.upper())
     headroom = reading.headroom_target
     room = f"{headroom:,} B headroom" if headroom >= 0 else f"{-headroom:,} B over target"
@@ -54,9 +55,15 @@ def words(reading: Meter, line_cap: int | None = None, profile: str = "") -> Con
     if line_cap:
         over = " OVER" if reading.lines > line_cap else ""
         lines = f"{reading.lines:,}/{line_cap:,} lines{over}" + (f" ({profile} cap)" if profile else "")
+    if width < 100:
+        room = room.replace(" headroom", " left").replace(" over target", " over")
+        lines = lines.replace(" lines", " ln").replace(" cap)", ")")
+        limits = f" ┊{reading.target:,} ┃{reading.read_limit:,} "
+    else:
+        limits = f"  target ┊ {reading.target:,}  read limit ┃ {reading.read_limit:,}  "
     return Content.assemble(
         (f"{reading.bytes:,} B", "bold"),
-        f"  target ┊ {reading.target:,}  read limit ┃ {reading.read_limit:,}  ",
+        limits,
         (f" {zone_word} ", f"bold reverse {ZONE_STYLES.get(reading.zone, '$foreground')}"),
         f"  {room} · {lines}",
     )
@@ -77,13 +84,13 @@ class ByteMeter(Widget):
         if self.reading is None:
             return Content("measuring…")
         width = self.content_size.width or 40
-        return Content("\n").join([bar(self.reading, width), words(self.reading, self.line_cap, self.profile)])
+        return Content("\n").join([bar(self.reading, width), words(self.reading, self.line_cap, self.profile, width)])
 
 
 def mini_meter(reading: Meter | None, width: int = 8) -> Content:
     """A one-cell meter for tables: a short bar against the read limit, then bytes and the zone word."""
     if reading is None:
-        return verbatim("no index yet", "$text-muted")
+        return verbatim("no index yet", "dim")
     filled = min(width, round(reading.bytes / reading.read_limit * width))
     style = ZONE_STYLES.get(reading.zone, "")
     word = {"ok": "OK", "over-target": "OVER", "over-limit": "LIMIT"}.get(reading.zone, reading.zone)

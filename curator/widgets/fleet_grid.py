@@ -26,7 +26,7 @@ def column_of(artifact) -> str:
 
 def status_cell(artifacts: list) -> Content:
     if not artifacts:
-        return verbatim("·", "$text-muted")
+        return verbatim("·", "dim")
     statuses = [a.status for a in artifacts]
     worst = next(s for s in WORST if s in statuses)
     count = statuses.count(worst)
@@ -66,7 +66,7 @@ class FleetGrid(DataTable):
             by_column: dict[str, list] = {}
             for artifact in plan.artifacts:
                 by_column.setdefault(column_of(artifact), []).append(artifact)
-            extras = [(extra_cells or {}).get((plan.agent_id, name), verbatim("—", "$text-muted"))
+            extras = [(extra_cells or {}).get((plan.agent_id, name), verbatim("—", "dim"))
                       for name in self.extra_columns]
             cells = (
                 verbatim("✓" if plan.agent_id in self.marked else " ", "bold $accent"),
