@@ -10,7 +10,8 @@ first 250 of those. Without the corpus the rows are skipped with a note.
 - baseline: the same keys, then a Python loop over every pair i < j calling the same scorer,
   ``token_sort_ratio(a, b, score_cutoff=60)`` then ``token_set_ratio(a, b, score_cutoff=70)``, the
   same two stages as the lever. Both keep the same pairs (checked; shared-link pairs aside).
-Every timing is the fastest of the same number of runs (3 at 250 entries, 1 at 2,000).
+Every timing is the fastest of the same number of rounds (9 at 250 entries, 1 at 2,000); each round
+runs the measured and the baseline work in turn, so load on the shared machine hits both alike.
 Goal: at least 10x faster than the loop.
 """
 
@@ -83,14 +84,16 @@ def pairwise_loop(keys: list[str], cutoff: float, judge: float) -> dict[tuple[in
     return found
 
 
-def best_of(rounds: int, work):
-    """(result, fastest wall time of ``rounds`` runs): the same rule for measured and baseline."""
-    times = []
+def interleaved(rounds: int, *works):
+    """(results, fastest wall time of each work): every round runs each work once, in turn, so a
+    change in machine load hits measured and baseline alike. The same rule for both sides."""
+    results, times = [None] * len(works), [[] for _ in works]
     for _ in range(rounds):
-        start = time.perf_counter()
-        result = work()
-        times.append(time.perf_counter() - start)
-    return result, min(times)
+        for n, work in enumerate(works):
+            start = time.perf_counter()
+            results[n] = work()
+            times[n].append(time.perf_counter() - start)
+    return results, [min(t) for t in times]
 
 
 def candidate_row(count: int, rounds: int) -> dict:
@@ -100,10 +103,14 @@ def candidate_row(count: int, rounds: int) -> dict:
         return {"name": name, "measured_s": 0.0, "baseline_s": 0.0, "ratio": 0.0, "goal": ">=10x",
                 "note": "skipped: corpus not found"}
     cutoff, judge = merge.SEARCH_CUTOFF, merge.DEFAULT_CUTOFF
-    found, measured_s = best_of(rounds, lambda: merge.find_candidates(index, limit=50))
-    keys, key_s = best_of(rounds, lambda: [merge.similarity_key(entry) for entry in index.entries])
-    fast_pairs, pairs_s = best_of(rounds, lambda: merge.similar_pairs(keys, cutoff))
-    slow_pairs, loop_s = best_of(rounds, lambda: pairwise_loop(keys, cutoff, judge))
+    keys = [merge.similarity_key(entry) for entry in index.entries]
+    (found, _, fast_pairs, slow_pairs), (measured_s, key_s, pairs_s, loop_s) = interleaved(
+        rounds,
+        lambda: merge.find_candidates(index, limit=50),
+        lambda: [merge.similarity_key(entry) for entry in index.entries],
+        lambda: merge.similar_pairs(keys, cutoff),
+        lambda: pairwise_loop(keys, cutoff, judge),
+    )
     judged = {pair for pair in fast_pairs if fuzz.token_set_ratio(keys[pair[0]], keys[pair[1]], score_cutoff=judge)}
     same = judged == slow_pairs.keys()
     baseline = key_s + loop_s
@@ -121,7 +128,7 @@ def candidate_row(count: int, rounds: int) -> dict:
 
 
 def candidates_250() -> dict:
-    return candidate_row(SMALL, rounds=3)
+    return candidate_row(SMALL, rounds=9)
 
 
 def candidates_2000() -> dict:
