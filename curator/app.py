@@ -59,8 +59,9 @@ class CuratorApp(App[int]):
 
             self.push_screen(FleetScreen(self.fleet_path))
             if self.memory_dir is not None:
-                self.open_seat(self.memory_dir, resident_id=self.resident_id or self.resident_for(self.memory_dir),
-                               profile=self.profile)
+                plan = self.plan_for(self.memory_dir)
+                self.open_seat(self.memory_dir, resident_id=self.resident_id or (plan.agent_id if plan else None),
+                               profile=self.profile or (plan.harness if plan else None))
         else:
             self.open_seat(self.memory_dir, resident_id=self.resident_id, profile=self.profile)
 
@@ -89,13 +90,15 @@ class CuratorApp(App[int]):
                         severity="warning", markup=False)
             return
         if resident_id is None:
-            resident_id = self.resident_for(memory_dir)
+            plan = self.plan_for(memory_dir)
+            resident_id = plan.agent_id if plan else None
         if resident_id is None:
             self.notify(f"{memory_dir} is not a seat of {self.fleet_path}.", severity="warning", markup=False)
             return
         self.open_preview([resident_id])
 
-    def resident_for(self, memory_dir: Path | None) -> str | None:
+    def plan_for(self, memory_dir: Path | None):
+        """The fleet plan of the resident whose memory dir this is, or None."""
         from generators.composer import plan_fleet
         from generators.manifest import load_manifest
 
@@ -106,7 +109,7 @@ class CuratorApp(App[int]):
         except CuratorError:
             return None
         wanted = Path(memory_dir).resolve()
-        return next((p.agent_id for p in plans if p.memory_dir.resolve() == wanted), None)
+        return next((p for p in plans if p.memory_dir.resolve() == wanted), None)
 
     def action_help(self) -> None:
         if isinstance(self.screen, HelpScreen):

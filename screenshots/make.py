@@ -43,6 +43,7 @@ async def settle(app, pilot) -> None:
     await pilot.pause()
     for editor in app.screen.query("TextArea"):
         editor.cursor_blink = False
+    await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 
 

@@ -347,6 +347,27 @@ async def test_fleet_shows_the_last_boot_check(tmp_path):
         assert "PASS" in rows[0] and "never run" in rows[1]
 
 
+async def test_seat_and_fleet_together_open_the_seat_over_the_fleet(tmp_path):
+    from generators.composer import plan_fleet
+    from generators.manifest import load_manifest
+
+    manifest = write_fleet(tmp_path / "fleet")
+    opencode = plan_fleet(load_manifest(manifest))[1]
+    app = CuratorApp(opencode.memory_dir, manifest)  # what `seat-curator demo` opens
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, IndexScreen)
+        assert (app.screen.resident_id, app.screen.profile) == ("@neo-opencode-juno", "opencode")
+        await pilot.press("f2", "p")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PreviewScreen) and app.screen.resident_ids == ["@neo-opencode-juno"]
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("f")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FleetScreen)
+
+
 # -- the command line --------------------------------------------------------------------------
 
 def test_bare_command_without_memory_says_how_to_start(tmp_path, monkeypatch, capsys):

@@ -21,6 +21,7 @@ async def quiet(pilot) -> None:
     await settle(pilot.app, pilot)
     for editor in pilot.app.screen.query(TextArea):
         editor.cursor_blink = False
+    await pilot.wait_for_scheduled_animations()  # e.g. the grid scrolling to the divergent cell
     await pilot.pause()
 
 
