@@ -38,7 +38,8 @@ class FleetGrid(DataTable):
     BINDINGS = [Binding("space", "toggle_mark", "Mark resident")]
 
     def __init__(self, **kwargs):
-        super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
+        # The mark and the resident stay in view when the artifact columns scroll sideways.
+        super().__init__(cursor_type="cell", zebra_stripes=True, fixed_columns=2, **kwargs)
         self.plans: list = []
         self.columns_order: list[str] = []
         self.marked: set[str] = set()
