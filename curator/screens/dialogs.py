@@ -85,21 +85,23 @@ class ConflictDialog(ModalScreen[str | None]):
         self.dismiss(choice)
 
 
-class DiffDialog(ModalScreen[None]):
-    """Read-only view of a unified diff (or any literal text)."""
+class TextDialog(ModalScreen[None]):
+    """Read-only view of literal content under a title; closes with esc, q or enter."""
 
     BINDINGS = [Binding("escape,q,enter", "close", "Close")]
 
-    def __init__(self, title: str, diff: str):
+    def __init__(self, title: str, body: Content, *, body_id: str | None = None, body_classes: str = ""):
         super().__init__()
         self.title_text = title
-        self.diff = diff
+        self.body = body
+        self.body_id = body_id
+        self.body_classes = body_classes
 
     def compose(self) -> ComposeResult:
         with VerticalGroup(classes="dialog"):
             yield Static(verbatim(self.title_text), classes="dialog-title")
             with VerticalScroll(classes="dialog-body"):
-                yield Static(diff_content(self.diff), classes="diff")
+                yield Static(self.body, id=self.body_id, classes=self.body_classes)
             with HorizontalGroup(classes="buttons"):
                 yield Button("Close (esc)", id="close", variant="primary")
 
@@ -108,3 +110,11 @@ class DiffDialog(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+class DiffDialog(TextDialog):
+    """Read-only view of a unified diff (or any literal text)."""
+
+    def __init__(self, title: str, diff: str):
+        super().__init__(title, diff_content(diff), body_classes="diff")
+        self.diff = diff

@@ -67,6 +67,7 @@ class FleetScreen(Screen):
         Binding("d", "show_diff", "Show diff"),
         Binding("slash", "filter", "Filter", key_display="/"),
         Binding("c", "canary", "Boot check (canary)"),
+        Binding("e", "evidence", "Boot check evidence"),
         Binding("ctrl+r,f5", "refresh", "Refresh plan"),
         Binding("escape", "leave_filter", "Back to grid", show=False),
     ]
@@ -78,6 +79,7 @@ class FleetScreen(Screen):
         self.plans: list = []
         self.meters: dict = {}
         self.boot_checks: dict = {}  # (agent_id, BOOT_CHECK) -> cell: the canary's last result
+        self.canary_ids: list[str] = []  # residents whose boot check is running now
 
     def compose(self) -> ComposeResult:
         yield Static(verbatim(f"Fleet · {self.fleet_path}"), id="fleet-title")
@@ -124,6 +126,8 @@ class FleetScreen(Screen):
     def show_plans(self, fleet, plans: list, meters: dict, boot_checks: dict | None = None) -> None:
         self.fleet, self.plans, self.meters = fleet, plans, meters
         self.boot_checks = boot_checks or {}
+        for rid in self.canary_ids:  # a re-plan while the canary runs keeps showing that it runs
+            self.boot_checks[(rid, BOOT_CHECK)] = verbatim("running…", "bold $warning")
         self.apply_filter()
         counts = {s: sum(1 for p in plans for a in p.artifacts if a.status == s) for s in ("MATCH", "CREATED", "DIVERGENT")}
         self.set_status(
@@ -185,28 +189,68 @@ class FleetScreen(Screen):
         self.app.open_preview(ids)
 
     def action_canary(self) -> None:
+        """Run the boot canary for the selected residents: a real harness turn per step, in a thread;
+        the grid cell and the status line show its progress, the evidence opens when it ends."""
         ids = self.query_one(FleetGrid).selected_ids()
         if not ids or self.fleet is None:
+            self.app.notify("No resident selected.", severity="warning")
             return
-        self.set_status(f"Boot check running for {', '.join(ids)} (a real harness turn against a stub model)…")
+        if self.canary_ids:
+            self.app.notify("A boot check is already running; it ends within its turn timeouts.", severity="warning")
+            return
+        self.canary_ids = list(ids)
+        for rid in ids:
+            self.boot_checks[(rid, BOOT_CHECK)] = verbatim("running…", "bold $warning")
+        self.apply_filter()
+        self.set_status(f"Boot check running for {', '.join(ids)}: real harness turns against a stub model…",
+                        "$warning")
         self.canary_worker(ids)
 
-    @work(thread=True, exclusive=True, group="canary")
+    @work(thread=True, group="canary")
     def canary_worker(self, ids: list[str]) -> None:
         from curator.canary.run import run_canary
 
         def progress(message: str) -> None:
-            self.app.call_from_thread(self.set_status, message)
+            self.app.call_from_thread(self.set_status, f"Boot check · {message}", "$warning")
 
         try:
             results = [r for rid in ids for r in run_canary(self.fleet_path, rid, progress=progress).residents]
-        except CuratorError as err:
-            self.app.call_from_thread(self.app.notify, str(err), title="Boot check not run",
-                                      severity="error", markup=False, timeout=10)
+        except Exception as err:  # CLI not found, bad manifest, a harness that would not start: say so
+            self.app.call_from_thread(self.canary_failed, str(err))
             return
+        self.app.call_from_thread(self.canary_done, results)
+
+    def canary_failed(self, message: str) -> None:
+        self.canary_ids = []
+        self.app.notify(message, title="Boot check not run", severity="error", markup=False, timeout=10)
+        self.boot_checks = last_boot_checks(self.fleet_path, self.plans)  # the cells show the last result again
+        self.apply_filter()
+        self.set_status(f"boot check not run: {message}", "$error")
+
+    def canary_done(self, results: list) -> None:
+        self.canary_ids = []
         summary = ", ".join(f"{r.resident}: {r.status}" for r in results)
-        self.app.call_from_thread(self.app.notify, summary, title="Boot check", markup=False)
-        self.app.call_from_thread(self.refresh_plan)
+        failed = any(r.status != "PASS" for r in results)
+        self.app.notify(summary, title="Boot check", severity="error" if failed else "information", markup=False)
+        self.refresh_plan()
+        self.show_evidence(results)
+
+    def action_evidence(self) -> None:
+        """The last boot check's evidence for the selected residents (as saved by the canary)."""
+        from curator.canary.last_result import load_result
+
+        ids = self.query_one(FleetGrid).selected_ids()
+        results = [r for r in (load_result(self.fleet_path, rid) for rid in ids) if r is not None]
+        if not results:
+            self.app.notify("No boot check has run for this resident yet: press c to run one.", severity="information")
+            return
+        self.show_evidence(results)
+
+    def show_evidence(self, results: list) -> None:
+        from curator.canary.last_result import describe
+        from curator.screens.canary_evidence import CanaryEvidence
+
+        self.app.push_screen(CanaryEvidence(results, {r.resident: describe(r) for r in results}))
 
     def action_open_seat(self) -> None:
         plan = self.query_one(FleetGrid).current_plan()
