@@ -15,8 +15,13 @@ from textual.binding import Binding
 
 import styles
 from curator.errors import CuratorError
-from curator.screens.help import HelpScreen, described_bindings
-from curator.screens.palette import CuratorCommands
+
+
+def curator_commands():
+    """The palette's provider, imported when the palette first opens (not at start-up)."""
+    from curator.screens.palette import CuratorCommands
+
+    return CuratorCommands
 
 
 class CuratorApp(App[int]):
@@ -24,8 +29,8 @@ class CuratorApp(App[int]):
     the fleet panel first, with ``memory_dir`` as the seat to open from it)."""
 
     TITLE = "seat-curator"
-    CSS_PATH = [styles.path("app.tcss"), styles.path("index.tcss"), styles.path("fleet.tcss")]
-    COMMANDS = App.COMMANDS | {CuratorCommands}
+    CSS_PATH = [styles.path("app.tcss")]  # each screen brings its own sheet: none is parsed before it is needed
+    COMMANDS = App.COMMANDS | {curator_commands}
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("question_mark", "help", "Help", show=False, key_display="?"),
@@ -112,6 +117,8 @@ class CuratorApp(App[int]):
         return next((p for p in plans if p.memory_dir.resolve() == wanted), None)
 
     def action_help(self) -> None:
+        from curator.screens.help import HelpScreen, described_bindings
+
         if isinstance(self.screen, HelpScreen):
             return
         screen = self.screen

@@ -15,12 +15,14 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Input, Static
+from textual.widgets import DataTable, Input, Static
 
+import styles
 from curator.errors import CuratorError
 from curator.meter import measure
 from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.fleet_grid import FleetGrid, artifact_detail
+from curator.widgets.footer import KeysFooter
 from curator.widgets.verbatim import verbatim
 
 
@@ -57,6 +59,7 @@ def matches(plan, query: str) -> bool:
 
 
 class FleetScreen(Screen):
+    CSS_PATH = [styles.path("fleet.tcss")]
     HELP_TITLE = "the fleet panel"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
 
@@ -88,7 +91,7 @@ class FleetScreen(Screen):
         with VerticalScroll(id="fleet-detail"):
             yield Static(id="fleet-detail-text")
         yield Static(id="status")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         grid = self.query_one(FleetGrid)

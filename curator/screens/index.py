@@ -17,17 +17,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.lazy import Lazy
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Footer, Input, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, TextArea
 
+import styles
 from curator.change import Change, digest
 from curator.errors import ConflictError, CuratorError
 from curator.meter import Limits, measure
 from curator.screens.dialogs import ConfirmDialog, ConflictDialog, DiffDialog
 from curator.widgets.byte_meter import ZONE_WORDS, ByteMeter
 from curator.widgets.entries_table import EntriesTable
+from curator.widgets.footer import KeysFooter
 from curator.widgets.index_editor import IndexEditor
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import diff_content, verbatim
@@ -38,6 +39,7 @@ PANEL_TABS = ("entries", "merge", "trim", "archive", "pointers", "load")
 
 
 class IndexScreen(Screen):
+    CSS_PATH = [styles.path("index.tcss")]
     HELP_TITLE = "the index screen"
     HAS_EDITOR = True
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
@@ -90,28 +92,32 @@ class IndexScreen(Screen):
         with Horizontal(id="body"):
             yield IndexEditor(id="editor", soft_wrap=True, show_line_numbers=True, tab_behavior="focus",
                               after_edit=self.editor_changed)
-            # The panels mount just after the first paint: the editor and meter show without waiting.
-            with Lazy(TabbedContent(id="panels", initial="entries")):
-                with TabPane("Entries", id="entries"):
-                    yield EntriesTable(id="entries-table")
-                with TabPane("Merge", id="merge"):
-                    yield DataTable(id="merge-table", cursor_type="row", zebra_stripes=True)
-                with TabPane("Trim", id="trim"):
-                    yield DataTable(id="trim-table", cursor_type="row", zebra_stripes=True)
-                with TabPane("Archive", id="archive"):
-                    yield Input(placeholder="search the archive…", id="archive-search")
-                    yield DataTable(id="archive-table", cursor_type="row", zebra_stripes=True)
-                with TabPane("Pointers", id="pointers"):
-                    yield DataTable(id="pointers-table", cursor_type="row", zebra_stripes=True)
-                with TabPane("Load", id="load"):
-                    yield DataTable(id="load-table", cursor_type="row", zebra_stripes=True)
+            # The panels mount after the first frame is on screen (see ``on_mount``).
         yield Static(id="detail")
         yield Static(id="status")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.load_from_disk()
         self.query_one("#editor", TextArea).focus()
+        # The app's queue runs once start-up is over and its first frame is written: the title,
+        # meter and editor show first, then the panels mount and the analysis starts.
+        self.app.call_later(self.call_after_refresh, self.mount_panels)
+
+    def mount_panels(self) -> None:
+        tabs = TabbedContent(id="panels", initial="entries")
+        for pane in (
+            TabPane("Entries", EntriesTable(id="entries-table"), id="entries"),
+            TabPane("Merge", DataTable(id="merge-table", cursor_type="row", zebra_stripes=True), id="merge"),
+            TabPane("Trim", DataTable(id="trim-table", cursor_type="row", zebra_stripes=True), id="trim"),
+            TabPane("Archive", Input(placeholder="search the archive…", id="archive-search"),
+                    DataTable(id="archive-table", cursor_type="row", zebra_stripes=True), id="archive"),
+            TabPane("Pointers", DataTable(id="pointers-table", cursor_type="row", zebra_stripes=True), id="pointers"),
+            TabPane("Load", DataTable(id="load-table", cursor_type="row", zebra_stripes=True), id="load"),
+        ):
+            tabs.compose_add_child(pane)  # what ``with TabbedContent():`` does in compose
+        self.query_one("#body", Horizontal).mount(tabs)
+        self.call_after_refresh(self.start_analysis)
 
     # -- the editor and the meter ------------------------------------------------------------------
     @property
@@ -140,7 +146,6 @@ class IndexScreen(Screen):
         self.editor.load_text(text)
         self.update_meter()
         self.update_title()
-        self.call_after_refresh(self.start_analysis)
 
     def replace_editor_text(self, text: str) -> None:
         """New text from disk (a lever, undo, reload): an undoable edit, so editor history survives."""
@@ -225,7 +230,7 @@ class IndexScreen(Screen):
     def show_analysis(self, analysis, raw: bytes, extras: dict) -> None:
         if raw != self.editor_bytes():
             return  # typing went on meanwhile; the next run will catch up
-        if not self.query("#panels"):  # the lazily mounted panels are not there yet
+        if not self.query("#panels"):  # the panels are not mounted yet
             self.call_after_refresh(self.show_analysis, analysis, raw, extras)
             return
         if not self._archive_shown:

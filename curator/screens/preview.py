@@ -14,16 +14,19 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
+import styles
 from curator.errors import CuratorError
 from curator.screens.fleet import ask_set_aside
 from curator.widgets.fleet_grid import STATUS_STYLES, STATUS_WORDS, artifact_detail
+from curator.widgets.footer import KeysFooter
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
 
 
 class PreviewScreen(Screen[bool]):
+    CSS_PATH = [styles.path("fleet.tcss")]
     """Dismisses with True when something was applied or set aside (the fleet panel re-plans)."""
 
     HELP_TITLE = "the re-provision preview"
@@ -51,7 +54,7 @@ class PreviewScreen(Screen[bool]):
         with VerticalScroll(id="preview-diff"):
             yield Static(id="preview-diff-text")
         yield Static(id="status")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         self.query_one("#preview-table", DataTable).focus()
