@@ -29,7 +29,9 @@ class CuratorApp(App[int]):
     the fleet panel first, with ``memory_dir`` as the seat to open from it)."""
 
     TITLE = "seat-curator"
-    CSS_PATH = [styles.path("app.tcss")]  # each screen brings its own sheet: none is parsed before it is needed
+    # The index screen is what `tui DIR` paints first: its sheet loads with the app (a screen's own
+    # CSS_PATH re-parses and restyles everything when it is pushed). The fleet sheet comes with its screens.
+    CSS_PATH = [styles.path("app.tcss"), styles.path("index.tcss")]
     COMMANDS = App.COMMANDS | {curator_commands}
     BINDINGS = [
         Binding("f1", "help", "Help"),

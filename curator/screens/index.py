@@ -21,7 +21,6 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, TextArea
 
-import styles
 from curator.change import Change, digest
 from curator.errors import ConflictError, CuratorError
 from curator.meter import Limits, measure
@@ -39,7 +38,6 @@ PANEL_TABS = ("entries", "merge", "trim", "archive", "pointers", "load")
 
 
 class IndexScreen(Screen):
-    CSS_PATH = [styles.path("index.tcss")]
     HELP_TITLE = "the index screen"
     HAS_EDITOR = True
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
