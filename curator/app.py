@@ -60,6 +60,15 @@ class CuratorApp(App[int]):
         self.analysis_delay = analysis_delay  # seconds of quiet typing before the full analysis
         self.state_dir = state_dir  # the store's journal dir (None: the store's default)
 
+    def get_default_screen(self):
+        """A seat alone (`tui DIR`) is the app's first screen itself: pushing it from ``on_mount``
+        on top of an empty default screen costs the start-up about as much again."""
+        if self.fleet_path is None:
+            from curator.screens.index import IndexScreen
+
+            return IndexScreen(self.memory_dir, resident_id=self.resident_id, profile=self.profile)
+        return super().get_default_screen()
+
     def on_mount(self) -> None:
         if self.fleet_path is not None:
             from curator.screens.fleet import FleetScreen
@@ -69,8 +78,6 @@ class CuratorApp(App[int]):
                 plan = self.plan_for(self.memory_dir)
                 self.open_seat(self.memory_dir, resident_id=self.resident_id or (plan.agent_id if plan else None),
                                profile=self.profile or (plan.harness if plan else None))
-        else:
-            self.open_seat(self.memory_dir, resident_id=self.resident_id, profile=self.profile)
 
     def open_seat(self, memory_dir: Path, *, resident_id: str | None = None, profile: str | None = None) -> None:
         from curator.screens.index import IndexScreen
