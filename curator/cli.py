@@ -14,36 +14,46 @@ import sys
 
 from curator.errors import CuratorError
 
-# Order is the order shown in --help.
-COMMAND_MODULES = [
-    "curator.commands.demo",
-    "curator.commands.app",
-    "curator.commands.check",
-    "curator.commands.fleet",
-    "curator.commands.canary",
-    "curator.commands.levers",
-]
+# Module → the subcommands it registers. Order is the order shown in --help. Only the module of the
+# command being run is imported, so `seat-curator tui` never pays for the generators or the canary;
+# a test checks this table against what each module really registers.
+COMMAND_MODULES = {
+    "curator.commands.demo": ("demo",),
+    "curator.commands.app": ("tui",),
+    "curator.commands.check": ("check",),
+    "curator.commands.fleet": ("init-fleet", "plan", "provision", "set-aside"),
+    "curator.commands.canary": ("canary",),
+    "curator.commands.levers": (
+        "candidates", "merge", "archive", "restore", "archive-search", "trim", "undo", "redo",
+    ),
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``argv`` naming a known command, only that command's module is loaded."""
     parser = argparse.ArgumentParser(
         prog="seat-curator",
         description="Give every AI-agent seat a durable, self-loading memory, and keep it small enough to load.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    wanted = next((arg for arg in argv or () if not arg.startswith("-")), None)
+    modules = [name for name, commands in COMMAND_MODULES.items() if wanted in commands] or list(COMMAND_MODULES)
+    for name in modules:
         importlib.import_module(name).register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    if not argv:  # bare `seat-curator`: open ./memory, or say how to start
+        from curator.commands.app import run_default
+
+        return run_default(argparse.Namespace())
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     func = getattr(args, "func", None)
     if func is None:
-        default = getattr(sys.modules.get("curator.commands.app"), "run_default", None)
-        if default is not None:
-            return default(args)
         parser.print_help()
         return 0
     try:

@@ -7,8 +7,10 @@ The app calls ``measure`` on every keystroke, so it does no parsing when handed 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from curator.index_model import HotIndex
+if TYPE_CHECKING:  # the meter itself never parses: importing the model would load markdown-it
+    from curator.index_model import HotIndex
 
 ZONES = ("ok", "over-target", "over-limit")
 
@@ -63,9 +65,9 @@ def count_lines(raw: bytes) -> int:
 
 
 def measure(index_or_bytes: HotIndex | bytes, limits: Limits = Limits()) -> Meter:
-    if isinstance(index_or_bytes, HotIndex):
-        nbytes, lines = index_or_bytes.nbytes, index_or_bytes.line_count
-    else:
+    if isinstance(index_or_bytes, (bytes, bytearray, memoryview)):
         raw = bytes(index_or_bytes)
         nbytes, lines = len(raw), count_lines(raw)
+    else:  # a parsed HotIndex already knows both
+        nbytes, lines = index_or_bytes.nbytes, index_or_bytes.line_count
     return Meter(nbytes, lines, limits.zone(nbytes), limits.target, limits.read_limit)
