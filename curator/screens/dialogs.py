@@ -30,17 +30,22 @@ class ConfirmDialog(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with VerticalGroup(classes="dialog"):
             yield Static(verbatim(self.title_text), classes="dialog-title")
+            yield from self.compose_above_body()
             with VerticalScroll(classes="dialog-body"):
-                yield Static(self.body)
+                yield Static(self.body, id="confirm-body")
             with HorizontalGroup(classes="buttons"):
                 yield Button("Cancel (n)", id="no")
                 yield Button(f"{self.confirm} (y)", id="yes", variant="error" if self.danger else "primary")
+
+    def compose_above_body(self) -> ComposeResult:
+        """Widgets between the title and the body (none here; a subclass adds its own)."""
+        return iter(())
 
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "yes")
+        self.action_answer(event.button.id == "yes")
 
     def action_answer(self, answer: bool) -> None:
         self.dismiss(answer)

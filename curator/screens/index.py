@@ -599,7 +599,10 @@ class IndexScreen(Screen):
         return item
 
     def action_merge(self) -> None:
-        from curator.levers.merge import plan_merge
+        """Preview a merge with the merged line editable (``MergeDialog``); apply what it shows."""
+        from curator.levers.merge import MergeRefused, merged_entry_text, plan_merge
+        from curator.levers.text import entries_by_id
+        from curator.screens.merge_preview import MergeDialog, editable_line
 
         if self.query_one(TabbedContent).active == "merge":
             candidate = self.highlighted("merge-table", self.merge_candidates)
@@ -610,7 +613,32 @@ class IndexScreen(Screen):
             self.app.notify("Mark two or more entries (space in the Entries panel), or pick a row in the Merge panel.",
                             severity="warning", markup=False)
             return
-        self.run_lever("merge", lambda index: plan_merge(self.memory_dir, index, ids))
+        index = self.disk_index()
+        if index is None:
+            return
+
+        def plan(text: str | None) -> tuple[Change, list[str]]:
+            try:
+                return plan_merge(self.memory_dir, index, ids, text=text), []
+            except MergeRefused as err:
+                return err.change, err.lost
+
+        try:
+            first = plan(None)
+            default_line = editable_line(merged_entry_text(index, entries_by_id(index, ids)))
+        except CuratorError as err:
+            self.app.notify(str(err), title="Cannot merge", severity="error", markup=False)
+            return
+        dialog = MergeDialog("Merge: preview", default_line, plan,
+                             lambda change, refused: self.change_preview(change, index, refused), first)
+
+        def decided(yes: bool | None) -> None:
+            if yes and dialog.change is not None:
+                self.apply_change(dialog.change)
+            else:
+                self.set_status("Cancelled: nothing was written.")
+
+        self.app.push_screen(dialog, decided)
 
     def action_archive(self) -> None:
         from datetime import date
