@@ -8,6 +8,8 @@ Builds the demo fleet (``curator.demo.build_demo``) in a fresh directory, drives
 - ``index-over-target``: the bearer's index screen on the grown opencode seat (over the 17 KB target);
 - ``pointers-after-bad-merge``: the same seat after a hand merge that dropped the only link to a
   detail file, saved with ctrl+s: the Pointers panel flags the orphan at once;
+- ``merge-preview``: the merge lever's preview on two paraphrased entries, with the bearer's own
+  merged line typed in: bytes saved, meter after and diff re-planned by the core;
 - ``fleet-divergent``: the fleet panel, cursor on the hand-edited seat's DIVERGENT config.toml;
 - ``preview-refused``: the re-provision preview for that seat, refusing and naming the escape hatch.
 
@@ -82,6 +84,27 @@ async def seat_shots(fleet_path: Path, memory_dir: Path) -> None:
         save(app, "pointers-after-bad-merge")
 
 
+MERGED_LINE = ("Declared done on a green unit run while e2e was red; counter: read every CI lane before saying "
+               "done - [ci-lessons](ci-lessons.md#reading-the-summary), ticket #4127.")
+
+
+async def merge_shot(fleet_path: Path, memory_dir: Path) -> None:
+    """The merge preview with the bearer's own merged line typed in, re-planned by the core."""
+    app = CuratorApp(memory_dir, fleet_path, resident_id=GROWN, profile="opencode")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2", "2")
+        await settle(app, pilot)
+        await pilot.press("down", "down", "m")
+        await settle(app, pilot)
+        await pilot.press("e", "ctrl+u")
+        await pilot.press(*MERGED_LINE)
+        await pilot.press("enter")
+        await pilot.pause(0.6)
+        await settle(app, pilot)
+        save(app, "merge-preview")
+
+
 async def fleet_shots(fleet_path: Path) -> None:
     app = CuratorApp(fleet_path=fleet_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -111,6 +134,7 @@ def main() -> int:
     shutil.rmtree(DEMO_ROOT.parent, ignore_errors=True)
     os.environ["XDG_STATE_HOME"] = str(DEMO_ROOT.parent / "state")  # the undo journal stays out of ~
     demo = build_demo(DEMO_ROOT)
+    asyncio.run(merge_shot(demo.fleet_path, demo.memory_dir(GROWN)))
     asyncio.run(seat_shots(demo.fleet_path, demo.memory_dir(GROWN)))
     asyncio.run(fleet_shots(demo.fleet_path))
     for svg in sorted(HERE.glob("*.svg")):
