@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import time
 
-import tomlkit
 
 from curator.app import CuratorApp
 from curator.canary.last_result import load_result, results_path
@@ -19,7 +18,7 @@ from curator.screens.canary_evidence import CanaryEvidence
 from curator.screens.fleet import BOOT_CHECK, FleetScreen
 from curator.widgets.fleet_grid import FleetGrid
 from test_app_fixtures import app_env, settle  # noqa: F401
-from test_canary_fleet import KIMI, born_fleet
+from test_canary_fleet import KIMI, born_fleet, remove_kimi_hook_pair
 from test_canary_real import harness_clis  # noqa: F401  (skip / CI-fail rule for missing CLIs)
 
 SIZE = (120, 36)
@@ -75,11 +74,7 @@ async def test_c_runs_the_boot_check_and_shows_pass_with_evidence(harness_clis, 
 async def test_boot_check_without_the_hook_pair_fails_and_names_it(harness_clis, tmp_path, monkeypatch):
     monkeypatch.setenv("SEAT_CURATOR_STATE_DIR", str(tmp_path / "canary-state"))
     fleet = born_fleet(tmp_path / "fleet")
-    config = seats_from_fleet(fleet, KIMI)[0].instance_home / "config.toml"
-    doc = tomlkit.parse(config.read_text(encoding="utf-8"))
-    assert {h["event"] for h in doc["hooks"]} == {"UserPromptSubmit", "PostCompact"}
-    del doc["hooks"]
-    config.write_text(tomlkit.dumps(doc), encoding="utf-8")
+    remove_kimi_hook_pair(fleet)
     app = CuratorApp(fleet_path=fleet.path)
     async with app.run_test(size=SIZE) as pilot:
         evidence = await run_boot_check(app, pilot, KIMI)

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import tomlkit
+
+from curator.canary.seat import seats_from_fleet
 from generators.composer import apply_fleet
 from generators.manifest import Fleet, load_manifest
 from test_gen_fixtures import KIMI, OPENCODE, write_fleet
 
-__all__ = ["KIMI", "OPENCODE", "born_fleet", "write_fleet"]
+__all__ = ["KIMI", "OPENCODE", "born_fleet", "remove_kimi_hook_pair", "write_fleet"]
 
 
 def born_fleet(directory: Path) -> Fleet:
@@ -19,3 +22,12 @@ def born_fleet(directory: Path) -> Fleet:
     fleet = load_manifest(write_fleet(directory))
     apply_fleet(fleet)
     return fleet
+
+
+def remove_kimi_hook_pair(fleet: Fleet) -> None:
+    """Break the kimi-code seat's wiring on purpose: its config.toml loses the identity-anchor pair."""
+    config = seats_from_fleet(fleet, KIMI)[0].instance_home / "config.toml"
+    doc = tomlkit.parse(config.read_text(encoding="utf-8"))
+    assert {h["event"] for h in doc["hooks"]} == {"UserPromptSubmit", "PostCompact"}
+    del doc["hooks"]
+    config.write_text(tomlkit.dumps(doc), encoding="utf-8")

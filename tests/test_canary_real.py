@@ -11,12 +11,11 @@ import os
 
 import json5
 import pytest
-import tomlkit
 
 from curator.canary import CliNotFound, find_cli, fingerprint, load_result, run_canary
 from curator.canary.seat import seats_from_fleet
 from curator.cli import main
-from test_canary_fleet import KIMI, OPENCODE, born_fleet
+from test_canary_fleet import KIMI, OPENCODE, born_fleet, remove_kimi_hook_pair
 
 
 @pytest.fixture(scope="module")
@@ -58,11 +57,7 @@ def test_broken_wiring_fails_naming_the_missing_piece(harness_clis, tmp_path, ca
     """kimi-code without its hook pair; opencode without identity.md in ``instructions`` (one run, both seats)."""
     monkeypatch.setenv("SEAT_CURATOR_STATE_DIR", str(tmp_path / "state"))
     fleet = born_fleet(tmp_path / "fleet")
-    config = seats_from_fleet(fleet, KIMI)[0].instance_home / "config.toml"
-    doc = tomlkit.parse(config.read_text(encoding="utf-8"))
-    assert {h["event"] for h in doc["hooks"]} == {"UserPromptSubmit", "PostCompact"}
-    del doc["hooks"]
-    config.write_text(tomlkit.dumps(doc), encoding="utf-8")
+    remove_kimi_hook_pair(fleet)
     jsonc = seats_from_fleet(fleet, OPENCODE)[0].repo / "opencode.jsonc"
     project = json5.loads(jsonc.read_text(encoding="utf-8"))
     project["instructions"] = [p for p in project["instructions"] if not p.endswith("/identity.md")]
