@@ -90,3 +90,27 @@ def test_tighten_is_mechanical_and_leaves_code_and_links_alone(tmp_path):
     assert change.files["MEMORY.md"] == b"# Index\n- To deploy, run the `make  ship` target via [the  docs](d.md).\n"
     with pytest.raises(InputError):
         plan_trim(tmp_path, parse_index(change.files["MEMORY.md"]), index.entries[0].id, kind="tighten")
+
+
+def test_split_of_an_entry_whose_link_sits_in_the_moved_tail_keeps_a_pointer(tmp_path):
+    """The demo seat's long CI-only entry ends in `— [craft](craft.md#ci-only-failures)`: the split
+    moves that tail into craft.md, and the kept line must still point there (at the new section)."""
+    from curator.demo import example_memory
+
+    for name, content in example_memory("wren").items():
+        (tmp_path / name).write_bytes(content)
+    index = parse_index((tmp_path / "MEMORY.md").read_bytes())
+    entry = next(e for e in index.entries if e.text.startswith("- Reproduce a CI-only failure inside"))
+    change = plan_trim(tmp_path, index, entry.id, kind="split")
+    kept = parse_index(change.files["MEMORY.md"]).entries
+    line = next(e for e in kept if e.text.startswith("- Reproduce a CI-only failure inside"))
+    assert line.text.endswith(" → [details](craft.md#reproduce-a-ci-only-failure-inside-the-ci-image-locally)")
+    assert [p.target for p in line.pointers if p.kind == "file"] == [
+        "craft.md#reproduce-a-ci-only-failure-inside-the-ci-image-locally"]
+    detail = change.files["craft.md"].decode("utf-8")
+    heading = "## Reproduce a CI-only failure inside the CI image locally\n"
+    assert heading in detail and "whether the network is reachable at all" in detail
+    # The anchor the kept line uses really exists in the new craft.md (no dangling pointer).
+    from curator.pointers import check_pointers
+
+    assert check_pointers(tmp_path, overrides=change.files).dangling == check_pointers(tmp_path).dangling

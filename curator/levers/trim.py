@@ -1,8 +1,9 @@
 """Trim hooks: suggestions for the longest entries — tighten the wording, or split the line.
 
 **Split** keeps the lesson clause in the index and moves the rest, verbatim, into the entry's linked
-detail file, appended under a heading named after the entry. An entry without a usable detail link
-gets a new detail file, and the kept line links to it. Nothing is reworded, so nothing is lost; the
+detail file, appended under a heading named after the entry; the kept line links to that heading, so
+the index line never loses its pointer. An entry without a usable detail link gets a new detail file,
+and the kept line links to it. Nothing is reworded, so nothing is lost; the
 lesson clause is the text up to the first clause break (``—``, ``;``, sentence end) after the
 entry's own words begin, never cut inside a link, code span, brackets or bold.
 
@@ -24,6 +25,7 @@ from curator.change import Change, digest
 from curator.errors import InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex, parse_index
 from curator.levers.merge import new_problems
+from curator.markdown import links_in_text
 from curator.levers.text import (
     clause_cuts,
     content_end,
@@ -35,7 +37,7 @@ from curator.levers.text import (
 )
 from curator.meter import Limits, Meter, measure
 from curator.pointers import check_pointers
-from curator.slugs import github_slug
+from curator.slugs import github_slug, heading_slugs
 
 INDEX_NAME = "MEMORY.md"
 DEFAULT_THRESHOLD = 200  # bytes: shorter entries are not worth a suggestion
@@ -201,6 +203,10 @@ def _split(memory_dir: Path, index: HotIndex, entry: Entry) -> tuple[str, str, d
         lead = old if old.endswith(b"\n") or not old else old + nl
         new_detail = lead + nl + f"## {title}\n\n{moved}\n".replace("\n", nl.decode()).encode("utf-8")
         new_line = prefix + lesson
+        if not any(link.path == detail for link in links_in_text(lesson)):
+            # The pointer left with the moved text: link the section that now holds it.
+            headings = [text for _level, text, _line in parse_index(new_detail).headings]
+            new_line += f" → [details]({detail}#{heading_slugs(headings)[-1]})"
     else:
         detail = _new_detail_name(memory_dir, title)
         nl = index.newline.decode()
