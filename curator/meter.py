@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the meter itself never parses: importing the model would load markdown-it
     from curator.index_model import HotIndex
 
-ZONES = ("ok", "over-target", "over-limit")
-
 
 @dataclass(frozen=True)
 class Limits:
@@ -53,10 +51,6 @@ class Meter:
     def headroom_read_limit(self) -> int:
         """Bytes left before the read limit; negative when over it."""
         return self.read_limit - self.bytes
-
-    @property
-    def fraction_of_limit(self) -> float:
-        return self.bytes / self.read_limit
 
 
 def count_lines(raw: bytes) -> int:

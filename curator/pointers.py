@@ -90,9 +90,6 @@ class PointerReport:
     def problem_count(self) -> int:
         return len(self.dangling) + len(self.orphans) + len(self.escapes) + len(self.unreadable)
 
-    def problems_in(self, file: str) -> tuple[list[Dangling], list[Escape]]:
-        return ([d for d in self.dangling if d.file == file], [e for e in self.escapes if e.file == file])
-
 
 # -- parsing, cached ---------------------------------------------------------------------------
 
