@@ -104,7 +104,7 @@ def _config_template(marked_json: str) -> str:
     return config_toml(_ID_MARK, json.loads(marked_json)).decode("utf-8")
 
 
-def seat_config_toml(fleet: Fleet, resident: Resident, home: Path, interpreter: str, data: dict) -> bytes:
+def seat_config_toml(resident: Resident, home: Path, data: dict) -> bytes:
     """``config_toml`` for one seat, through the per-fleet template when that is provably the same."""
     segment = layout.seg(resident.agent_id)
     # ``data`` differs from the template's data only where the hook path spells the agent's segment.
@@ -205,7 +205,7 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
     config = config_data(fleet, resident, hook_path, interpreter)
     mcp = mcp_data(fleet, resident)
     files.append(EmittedFile(layout.seat_path(root, agent_id, HARNESS, "config.toml"), FLEET, KIMI_CONFIG, 0o600,
-                             root, lambda: seat_config_toml(fleet, resident, home, interpreter, config),
+                             root, lambda: seat_config_toml(resident, home, config),
                              kimi_config_projection(config)))
     files.append(EmittedFile(layout.repo_path(resident.repo, ".kimi-code", "mcp.json"), FLEET, KIMI_MCP, 0o600,
                              resident.repo, lambda: mcp_json(mcp), kimi_mcp_projection(mcp, fleet.mcp_prefix)))

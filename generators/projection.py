@@ -18,7 +18,6 @@ import json5
 from generators.emission import KIMI_CONFIG, KIMI_MCP, OPENCODE_CONFIG
 
 ABSENT = "<absent>"
-KIMI_OWNED = ("default_permission_mode", "default_model", "permission.rules", "hooks")
 
 
 class InvalidOwnedFile(ValueError):

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 BOOT_FILES = ("MEMORY.md", "identity.md")
 BEARER_FILES = ("MEMORY.md", "identity.md", "seat-pointers.md", "about-this-layer.md")
-TARGET_BYTES = 17_000
-READ_LIMIT_BYTES = 24_600
 
 _LOADING = {
     "kimi-code": (
