@@ -103,7 +103,7 @@ def classify_target(target: str) -> str:
     return "file"
 
 
-def links_in_tokens(tokens: list[Token], reference_names: frozenset[str] = frozenset()) -> list[Link]:
+def links_in_tokens(tokens: list[Token]) -> list[Link]:
     """Every link in a parsed document, with the line it sits on."""
     found: list[Link] = []
     for token in tokens:
