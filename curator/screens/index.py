@@ -386,11 +386,11 @@ class IndexScreen(Screen):
         elif table_id == "load-table" and key:
             detail.update(verbatim(getattr(self, "_load_notes", {}).get(key, "")))
         else:
-            detail.update(self.detail_for(table_id, key))
+            detail.update(self.detail_for(table))
 
-    def detail_for(self, table_id: str | None, key: str | None) -> Content:
-        table = self.query_one(f"#{table_id}", DataTable) if table_id else None
-        row = table.cursor_row if table is not None else -1
+    def detail_for(self, table: DataTable) -> Content:
+        """Detail for the highlighted row of ``table``: the lever's own text, else the whole row."""
+        table_id, row = table.id, table.cursor_row
         if table_id == "merge-table" and 0 <= row < len(self.merge_candidates):
             index = self.analysis.index
             ids = [i for i in self.merge_candidates[row].entry_ids if index.has_entry(i)]
@@ -399,7 +399,7 @@ class IndexScreen(Screen):
             return verbatim("after: " + self.trim_suggestions[row].new_line)
         if table_id == "archive-table" and 0 <= row < len(self.archive_hits):
             return verbatim(self.archive_hits[row][2])
-        if table is not None and 0 <= row < table.row_count:  # the whole row, for cells cut off at the edge
+        if 0 <= row < table.row_count:  # the whole row, for cells cut off at the edge
             return Content(" · ").join(cell for cell in table.get_row_at(row) if isinstance(cell, Content))
         return Content("")
 
