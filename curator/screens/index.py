@@ -159,7 +159,9 @@ class IndexScreen(Screen):
 
     @on(TextArea.Changed, "#editor")
     def editor_loaded(self) -> None:
-        """``load_text`` replaces the document without an edit: measure it here."""
+        """``load_text`` and the editor's own undo/redo change the document without ``edit``, so
+        ``after_edit`` never sees them: measure here. After a keystroke this is a cheap echo (the
+        same reading, a timer already pending)."""
         self.editor_changed()
 
     def editor_changed(self) -> None:
