@@ -112,7 +112,8 @@ class FleetScreen(Screen):
         try:
             fleet = load_manifest(self.fleet_path)
             plans = plan_fleet(fleet)
-            meters = {p.agent_id: read_meter(p.memory_dir, self.app_limits()) for p in plans}
+            limits = self.app_limits()  # once for the fleet, not per seat
+            meters = {p.agent_id: read_meter(p.memory_dir, limits) for p in plans}
             boot_checks = last_boot_checks(self.fleet_path, plans)
         except CuratorError as err:
             self.app.call_from_thread(self.app.notify, str(err), title="Cannot plan the fleet",
