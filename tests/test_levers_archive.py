@@ -111,3 +111,15 @@ def test_search_and_restore_errors(seat):
         plan_restore(memory, load(store), "abcdef")
     with pytest.raises(InputError):
         plan_archive(memory, load(store), ["abcdef"], today=DAY)
+
+
+def test_search_sees_every_new_version_of_the_archive(seat):
+    """The search keeps its last parses; a changed ARCHIVE.md must still be searched as it is now."""
+    memory, store = seat
+    deploy, cache, *_ = (e.id for e in load(store).entries)
+    store.apply(plan_archive(memory, load(store), [deploy], today=DAY))
+    assert [h.text.split(" — ")[0] for h in search_archive(memory, "deploy fridays")] == ["- [Deploy notes](deploy.md)"]
+    assert search_archive(memory, "cache warm benchmarks") == []
+    store.apply(plan_archive(memory, load(store), [cache], today=DAY))
+    hits = search_archive(memory, "cache warm benchmarks")
+    assert [h.text for h in hits][:1] == ["- Keep the cache warm before benchmarks. · archived 2026-11-29"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 
 from rapidfuzz import fuzz, process, utils
@@ -173,12 +174,16 @@ def _pointer_warnings(memory_dir, index: HotIndex, files: dict[str, bytes]) -> l
     return [f"orphaned detail file {name}" for name in orphans] + [f"dangling pointer {d}" for d in dangling]
 
 
+# The app searches as the bearer types: one parse per archive version, not one per keystroke.
+_parse_archive = lru_cache(maxsize=2)(parse_index)
+
+
 def search_archive(memory_dir: str | Path, query: str, *, limit: int = 20) -> list[Hit]:
     """Fuzzy search over ARCHIVE.md's entries (link texts and targets included), best first."""
     raw = read_optional(Path(memory_dir), ARCHIVE_NAME)
     if raw is None or not query.strip():
         return []
-    archive = parse_index(raw)
+    archive = _parse_archive(raw)
     entries: list[Entry] = list(archive.entries)
     choices = {i: entry.text for i, entry in enumerate(entries)}
     hits = []
