@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 from textual.widgets import DataTable, Input, TabbedContent, TextArea
@@ -17,6 +19,14 @@ from curator.widgets.entries_table import EntriesTable
 from test_app_fixtures import app_env, artifact_path, make_divergent, settle, write_fleet, write_seat  # noqa: F401
 
 SIZE = (120, 36)
+
+
+@asynccontextmanager
+async def running(app: CuratorApp) -> AsyncIterator[tuple[CuratorApp, object]]:
+    """``app`` under Pilot at SIZE, its first analysis settled."""
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        yield app, pilot
 
 
 def table_text(table: DataTable) -> str:
@@ -36,9 +46,7 @@ def select_entry(screen: IndexScreen, needle: str) -> str:
 async def test_typing_moves_the_meter_and_ctrl_s_saves(tmp_path):
     seat = write_seat(tmp_path / "memory")
     before = (seat / "MEMORY.md").read_bytes()
-    app = CuratorApp(seat, analysis_delay=0.01)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(seat, analysis_delay=0.01)) as (app, pilot):
         meter = app.screen.query_one(ByteMeter)
         assert meter.reading.bytes == len(before)
         await pilot.press("x", "y", "z")
@@ -51,9 +59,7 @@ async def test_typing_moves_the_meter_and_ctrl_s_saves(tmp_path):
 
 async def test_meter_zone_words_follow_the_target(tmp_path):
     seat = write_seat(tmp_path / "memory", craft=180)
-    app = CuratorApp(seat)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(seat)) as (app, pilot):
         meter = app.screen.query_one(ByteMeter)
         assert meter.reading.zone == "over-target"
         assert "OVER TARGET" in meter.render().plain
@@ -62,9 +68,7 @@ async def test_meter_zone_words_follow_the_target(tmp_path):
 
 async def test_brackets_render_verbatim_in_the_entries_panel(tmp_path):
     seat = write_seat(tmp_path / "memory")
-    app = CuratorApp(seat)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(seat)) as (app, pilot):
         text = table_text(app.screen.query_one(EntriesTable))
     assert "Keep `[brackets]` and [red]markup[/red] literal" in text
     assert "[rule] — see [git notes](git.md)" in text
@@ -72,9 +76,7 @@ async def test_brackets_render_verbatim_in_the_entries_panel(tmp_path):
 
 async def test_hand_merge_that_drops_a_pointer_is_flagged_at_once(tmp_path):
     seat = write_seat(tmp_path / "memory")
-    app = CuratorApp(seat)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(seat)) as (app, pilot):
         editor = app.screen.query_one("#editor", TextArea)
         row = next(i for i, line in enumerate(editor.text.split("\n")) if "ci-details.md" in line)
         editor.delete((row, 0), (row + 1, 0))  # the bearer merges the two CI lines by deleting one
@@ -90,9 +92,7 @@ async def test_hand_merge_that_drops_a_pointer_is_flagged_at_once(tmp_path):
 async def test_merge_lever_previews_applies_and_keeps_every_pointer(tmp_path):
     seat = write_seat(tmp_path / "memory")
     before = (seat / "MEMORY.md").read_bytes()
-    app = CuratorApp(seat)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(seat)) as (app, pilot):
         await pilot.press("f2", "2")  # leave the editor, Merge panel
         assert app.screen.merge_candidates, "the fixture has two near-duplicate CI rules"
         await pilot.press("m")
@@ -115,9 +115,7 @@ async def test_merge_lever_previews_applies_and_keeps_every_pointer(tmp_path):
 async def test_archive_moves_the_entry_to_archive_md_and_undo_restores(tmp_path):
     seat = write_seat(tmp_path / "memory")
     before = (seat / "MEMORY.md").read_bytes()
-    app = CuratorApp(seat)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(seat)) as (app, pilot):
         select_entry(app.screen, "Never force-push")
         await pilot.press("a")
         await pilot.pause()
@@ -138,9 +136,7 @@ async def test_archive_moves_the_entry_to_archive_md_and_undo_restores(tmp_path)
 async def test_cancelled_lever_writes_nothing(tmp_path):
     seat = write_seat(tmp_path / "memory")
     before = (seat / "MEMORY.md").read_bytes()
-    app = CuratorApp(seat)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(seat)) as (app, pilot):
         select_entry(app.screen, "Never force-push")
         await pilot.press("a", "n")
         await settle(app, pilot)
@@ -150,9 +146,7 @@ async def test_cancelled_lever_writes_nothing(tmp_path):
 
 async def test_trim_split_moves_the_tail_to_the_detail_file(tmp_path):
     seat = write_seat(tmp_path / "memory")
-    app = CuratorApp(seat)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(seat)) as (app, pilot):
         await pilot.press("f2", "3")
         suggestion = app.screen.trim_suggestions[0]
         assert suggestion.kind == "split"
@@ -165,9 +159,7 @@ async def test_trim_split_moves_the_tail_to_the_detail_file(tmp_path):
 
 async def test_save_conflict_never_overwrites_and_offers_the_choice(tmp_path):
     seat = write_seat(tmp_path / "memory")
-    app = CuratorApp(seat)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(seat)) as (app, pilot):
         await pilot.press("m", "i", "n", "e")
         theirs = b"# written by the agent meanwhile\n"
         (seat / "MEMORY.md").write_bytes(theirs)
@@ -195,9 +187,7 @@ async def test_save_conflict_never_overwrites_and_offers_the_choice(tmp_path):
 
 async def test_save_conflict_reload_takes_the_disk_version(tmp_path):
     seat = write_seat(tmp_path / "memory")
-    app = CuratorApp(seat)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(seat)) as (app, pilot):
         await pilot.press("x")
         theirs = b"# theirs\n"
         (seat / "MEMORY.md").write_bytes(theirs)
@@ -211,9 +201,7 @@ async def test_save_conflict_reload_takes_the_disk_version(tmp_path):
 
 async def test_help_lists_every_lever_key(tmp_path):
     seat = write_seat(tmp_path / "memory")
-    app = CuratorApp(seat)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(seat)) as (app, pilot):
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
@@ -229,9 +217,7 @@ async def test_command_palette_offers_the_screen_actions(tmp_path):
     from curator.screens.palette import CuratorCommands
 
     seat = write_seat(tmp_path / "memory")
-    app = CuratorApp(seat)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(seat)) as (app, pilot):
         provider = CuratorCommands(app.screen)
         titles = [title for title, *_ in provider._actions()]
     for title in ("Merge", "Archive", "Trim", "Save", "Search archive", "Re-provision preview", "Help"):
@@ -240,9 +226,7 @@ async def test_command_palette_offers_the_screen_actions(tmp_path):
 
 async def test_p_without_a_fleet_explains_how(tmp_path):
     seat = write_seat(tmp_path / "memory")
-    app = CuratorApp(seat)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(seat)) as (app, pilot):
         await pilot.press("f2", "p")
         await pilot.pause()
         assert isinstance(app.screen, IndexScreen)
@@ -256,9 +240,7 @@ async def test_preview_apply_creates_and_the_fleet_turns_match(tmp_path):
     from generators.manifest import load_manifest
 
     manifest = write_fleet(tmp_path / "fleet", provision=False)
-    app = CuratorApp(fleet_path=manifest)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(fleet_path=manifest)) as (app, pilot):
         assert isinstance(app.screen, FleetScreen)
         assert "CREATED" in table_text(app.screen.query_one("#fleet-grid", DataTable))
         await pilot.press("p")
@@ -287,9 +269,7 @@ async def test_divergent_preview_refuses_and_set_aside_is_the_escape_hatch(tmp_p
     edited = jsonc.read_bytes()
     wake = artifact_path(manifest, "write_wake_envelope.py")
     wake.unlink()  # pending creation next to the divergence: must not be written either
-    app = CuratorApp(fleet_path=manifest)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(fleet_path=manifest)) as (app, pilot):
         await pilot.press("slash", *"divergent", "enter")
         await pilot.pause()
         assert app.screen.query_one("#fleet-grid", DataTable).row_count == 1
@@ -317,9 +297,7 @@ async def test_divergent_preview_refuses_and_set_aside_is_the_escape_hatch(tmp_p
 
 async def test_fleet_opens_a_seat_and_p_previews_that_seat(tmp_path):
     manifest = write_fleet(tmp_path / "fleet")
-    app = CuratorApp(fleet_path=manifest)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(fleet_path=manifest)) as (app, pilot):
         await pilot.press("o")
         await settle(app, pilot)
         assert isinstance(app.screen, IndexScreen)
@@ -339,9 +317,7 @@ async def test_fleet_shows_the_last_boot_check(tmp_path):
     passed = ResidentResult("@neo-kimi-iris", "kimi-code", [StepResult("boot", "PASS", "index in context")],
                             finished_at=1.0)
     save_results(manifest, [passed])  # under XDG_STATE_HOME, i.e. tmp_path
-    app = CuratorApp(fleet_path=manifest)
-    async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
+    async with running(CuratorApp(fleet_path=manifest)) as (app, pilot):
         rows = table_text(app.screen.query_one("#fleet-grid", DataTable)).splitlines()
         assert "Boot check" in [str(c.label) for c in app.screen.query_one("#fleet-grid", DataTable).columns.values()]
         assert "PASS" in rows[0] and "never run" in rows[1]
