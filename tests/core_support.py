@@ -29,3 +29,12 @@ def deny_read(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def restore_read(path: Path) -> None:
     path.chmod(0o644)
+
+
+def seat(directory: Path, index: bytes, **files: str) -> Path:
+    """A memory directory holding ``index`` as MEMORY.md and ``files`` (name -> UTF-8 text) beside it."""
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / "MEMORY.md").write_bytes(index)
+    for name, text in files.items():
+        (directory / name).write_text(text, encoding="utf-8")
+    return directory

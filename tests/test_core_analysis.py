@@ -10,15 +10,7 @@ import pytest
 from curator.analysis import analyze, entry_pointer_state
 from curator.errors import InputError
 from curator.meter import Limits
-from tests.core_support import deny_read, restore_read
-
-
-def seat(directory: Path, index: bytes, **files: str) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / "MEMORY.md").write_bytes(index)
-    for name, text in files.items():
-        (directory / name).write_text(text, encoding="utf-8")
-    return directory
+from tests.core_support import deny_read, restore_read, seat
 
 
 INDEX = (

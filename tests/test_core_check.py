@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from curator.cli import main
-from tests.core_support import deny_read, restore_read
+from tests.core_support import deny_read, restore_read, seat
 
 CORPUS = Path("/work/shared/corpus")
 if not CORPUS.is_dir():
@@ -24,14 +24,6 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(["check", *map(str, args)])
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def seat(directory: Path, index: bytes, **files: str) -> Path:
-    directory.mkdir(parents=True, exist_ok=True)
-    (directory / "MEMORY.md").write_bytes(index)
-    for name, text in files.items():
-        (directory / name).write_text(text, encoding="utf-8")
-    return directory
 
 
 CLEAN = b"# Seat memory index\n## Identity & seat\n- [Identity](identity.md) - who\n"
