@@ -82,6 +82,7 @@ class IndexScreen(Screen):
         self.merge_candidates: list = []
         self.trim_suggestions: list = []
         self.archive_hits: list[tuple[str, str, str]] = []
+        self._load_notes: dict[str, str] = {}  # harness profile -> its load preview's note
 
     # -- layout ------------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -386,7 +387,7 @@ class IndexScreen(Screen):
             entry = self.analysis.index.entry(key)
             detail.update(verbatim(entry.text))
         elif table_id == "load-table" and key:
-            detail.update(verbatim(getattr(self, "_load_notes", {}).get(key, "")))
+            detail.update(verbatim(self._load_notes.get(key, "")))
         else:
             detail.update(self.detail_for(table))
 
