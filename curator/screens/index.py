@@ -23,6 +23,7 @@ from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, Te
 
 from curator.change import Change, digest
 from curator.errors import ConflictError, CuratorError
+from curator.fsio import read_bytes
 from curator.meter import Limits, measure
 from curator.screens.dialogs import ConfirmDialog, ConflictDialog, DiffDialog
 from curator.widgets.byte_meter import ZONE_WORDS, ByteMeter
@@ -345,7 +346,7 @@ class IndexScreen(Screen):
             if query.strip():
                 hits = [(h.entry_id, h.section, h.text) for h in search_archive(self.memory_dir, query)]
             elif self.store is not None and self.store.exists(ARCHIVE_NAME):
-                archive = parse_index(self.store.path_of(ARCHIVE_NAME).read_bytes())
+                archive = parse_index(read_bytes(self.store.path_of(ARCHIVE_NAME)))
                 hits = [(e.id, e.section, e.text) for e in archive.entries]
             else:
                 hits = []
@@ -472,7 +473,11 @@ class IndexScreen(Screen):
         elif choice == "keep":
             self.save(overwrite=True)
         elif choice == "diff":
-            disk = self.store.path_of(INDEX_NAME).read_bytes().decode("utf-8", "surrogateescape")
+            try:  # a display read: never the store's, which would make the disk version the baseline
+                disk = read_bytes(self.store.path_of(INDEX_NAME)).decode("utf-8", "surrogateescape")
+            except CuratorError as err:
+                self.set_status(f"cannot show the diff: {err}", "$error")
+                return
             diff = "".join(difflib.unified_diff(
                 disk.splitlines(keepends=True), self.editor.text.splitlines(keepends=True),
                 fromfile="on disk", tofile="in the editor"))
@@ -692,7 +697,7 @@ class IndexScreen(Screen):
             lines.append(verbatim(f"warning: {warning}", "$warning"))
         for name in change.names:
             new = change.files[name]
-            old = index.raw if name == INDEX_NAME else (self.store.path_of(name).read_bytes()
+            old = index.raw if name == INDEX_NAME else (read_bytes(self.store.path_of(name))
                                                          if self.store.exists(name) else b"")
             diff = "".join(difflib.unified_diff(
                 old.decode("utf-8", "replace").splitlines(True),
