@@ -90,34 +90,55 @@ def config_toml(agent_id: str, data: dict) -> bytes:
 
 
 # A fleet's kimi seats differ in config.toml only by the agent id (in a comment) and the agent's
-# path segment (inside the hook command), so tomlkit renders once per distinct rest, with marks,
-# and each seat substitutes. The segment is [A-Za-z0-9._-] by construction (seg), which tomlkit
-# writes verbatim inside a basic string, and tomlkit never escapes comments: the bytes equal a
-# direct render (a test holds the two side by side). Re-planning 1,000 seats stays cheap.
+# path segment (inside the two identity-anchor hook commands), so tomlkit renders once per distinct
+# rest, with marks in those two places, and each seat joins its own text between the marks. The
+# segment is [A-Za-z0-9._-] by construction (seg), which tomlkit writes verbatim inside a basic
+# string, and tomlkit never escapes comments: the bytes equal a direct render (tests hold the two
+# side by side). Re-planning 1,000 seats stays cheap: the key is a few tuples, not a JSON dump.
 _SEG_MARK = "SEATCURATORSEGMENTMARK"
 _ID_MARK = "SEATCURATORAGENTIDMARK"
 _MARKS = re.compile(f"{_SEG_MARK}|{_ID_MARK}")
 
 
 @lru_cache(maxsize=1024)
-def _config_template(marked_json: str) -> str:
-    return config_toml(_ID_MARK, json.loads(marked_json)).decode("utf-8")
+def _config_template(key: tuple) -> tuple[str, str, str, str] | None:
+    """(before the id, id to segment, segment to segment, after), or None when a mark also shows up
+    in the fleet's own text (then the marks cannot be told apart and the seat renders directly)."""
+    model, mode, patterns, marked_command, fleet_hooks = key
+    data = {
+        "default_model": model,
+        "default_permission_mode": mode,
+        "permission": {"rules": [{"decision": "allow", "pattern": p, "scope": "user"} for p in patterns]},
+        "hooks": [_hook(event, marked_command, None, HOOK_TIMEOUT) for event in ("UserPromptSubmit", "PostCompact")]
+                 + [dict(items) for items in fleet_hooks],
+    }
+    text = config_toml(_ID_MARK, data).decode("utf-8")
+    parts = _MARKS.split(text)
+    if [m.group() for m in _MARKS.finditer(text)] != [_ID_MARK, _SEG_MARK, _SEG_MARK]:
+        return None
+    return parts[0], parts[1], parts[2], parts[3]
 
 
 def seat_config_toml(resident: Resident, home: Path, data: dict) -> bytes:
     """``config_toml`` for one seat, through the per-fleet template when that is provably the same."""
-    segment = layout.seg(resident.agent_id)
-    # ``data`` differs from the template's data only where the hook path spells the agent's segment.
-    # That segment is one whole path component ([A-Za-z0-9._-], written verbatim by JSON), so if it
-    # occurs exactly twice (once per identity-anchor hook command) marking both is the same as
-    # building the data for a marked home; any other occurrence makes the count differ.
-    marked = json.dumps(data).replace(segment, _SEG_MARK)
-    if (_MARKS.search(resident.agent_id) or _ID_MARK in marked or marked.count(_SEG_MARK) != 2
-            or home.parent.name != segment):
+    segment = home.parent.name
+    hooks = data["hooks"]
+    command = hooks[0]["command"]
+    # The two identity-anchor commands spell the hook path once each; only there may the segment be
+    # replaced, so it must occur exactly once in that command (the path component after the root).
+    template = None
+    if (segment == layout.seg(resident.agent_id) and command.count(segment) == 1
+            and hooks[1]["command"] == command and not _MARKS.search(resident.agent_id)):
+        fleet_hooks = tuple(tuple(h.items()) for h in hooks[2:])
+        key = (data["default_model"], data["default_permission_mode"],
+               tuple(r["pattern"] for r in data["permission"]["rules"]), command.replace(segment, _SEG_MARK),
+               fleet_hooks)
+        template = _config_template(key)
+    if template is None:
         return config_toml(resident.agent_id, data)  # a mark collides with real text: render directly
-    template = _config_template(marked)
-    values = {_SEG_MARK: home.parent.name, _ID_MARK: comment_safe(resident.agent_id)}
-    return _MARKS.sub(lambda m: values[m.group()], template).encode("utf-8")
+    before, middle, between, after = template
+    return "".join((before, comment_safe(resident.agent_id), middle, segment, between, segment,
+                    after)).encode("utf-8")
 
 
 def _aot(rows: list[dict]):

@@ -37,6 +37,11 @@ def manifest(root: str, *, model: str = "kimi-k2", hook: str = "") -> str:
     ("/srv/fleet", "kimi-k2", f'\n[[hooks]]\nevent = "Stop"\ncommand = "echo {SEG}"\n', PYTHON),
     ("/srv/fleet", "kimi-k2", "", f"/opt/{SEG}/bin/python3"),  # ... in the interpreter's path
     ("/srv/fleet", "SEATCURATORSEGMENTMARK", "", PYTHON),  # the template's own mark as real text
+    ("/srv/fleet", "SEATCURATORAGENTIDMARK", "", PYTHON),
+    ("/srv/fleet", "kimi-k2", '\n[[hooks]]\nevent = "Stop"\nmatcher = "m"\ncommand = "SEATCURATORSEGMENTMARK"\ntimeout = 9\n',
+     PYTHON),
+    ("/srv/fleet", "kimi-k2", "", "/opt/SEATCURATORSEGMENTMARK/python3"),  # a mark in the hook command itself
+    ("/srv/SEATCURATORAGENTIDMARK", "kimi-k2", "", PYTHON),
 ])
 def test_config_template_equals_a_direct_render_when_the_segment_repeats(root, model, hook, interpreter):
     fleet = parse_manifest(manifest(root, model=model, hook=hook), Path(root) / "fleet.toml")
