@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 from pathlib import Path
 from typing import Callable
 
@@ -61,7 +61,13 @@ def bearer_emission(fleet, resident, harness: str) -> tuple[Path, list[EmittedFi
                                path=fleet.path)
     root, agent_id = fleet.instance_root, resident.agent_id
     home = layout.instance_home(root, agent_id, harness)
-    files = [EmittedFile(layout.seat_path(root, agent_id, harness, "memory", name), BEARER, CREATE_ONLY, 0o600,
-                         root, partial(template.bearer_file, name, agent_id, harness))
-             for name in template.BEARER_FILES]
-    return home, files
+    return home, list(_bearer_files(root, agent_id, harness))
+
+
+# Pure and cached like layout's paths: a bearer file's description depends only on these three
+# names, and re-planning a fleet would otherwise build the same four objects per seat each time.
+@lru_cache(maxsize=16384)
+def _bearer_files(root: Path, agent_id: str, harness: str) -> tuple[EmittedFile, ...]:
+    return tuple(EmittedFile(layout.seat_path(root, agent_id, harness, "memory", name), BEARER, CREATE_ONLY, 0o600,
+                             root, partial(template.bearer_file, name, agent_id, harness))
+                 for name in template.BEARER_FILES)
