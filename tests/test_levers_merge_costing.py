@@ -9,7 +9,8 @@ import pytest
 from rapidfuzz import utils
 
 from curator.index_model import parse_index
-from curator.levers.merge import bytes_saved, find_candidates, merged_entry_text, replace_group, similarity_key
+from curator.levers.merge import (bytes_saved, find_candidates, merged_entry_text, replace_group, similarity_key,
+                                  similarity_keys)
 from curator.levers.text import entries_by_id, without_links
 
 CORPUS = Path("/work/shared/corpus")
@@ -54,8 +55,11 @@ def test_bytes_saved_equals_the_length_of_the_spliced_file(raw):
 
 
 @pytest.mark.parametrize("line", ["- plain words here", "- ___", "- !!!", "- ", "1. numbered `code` [x]",
-                                  "- Émile's café, naïve", "- [link](a.md) only", "- see #4412 and ses_abc"])
+                                  "- Émile's café, naïve", "- [link](a.md) only", "- see #4412 and ses_abc",
+                                  "+ plus marker", "* star *emphasis*", "10) ten", "  - indented marker"])
 def test_similarity_key_fast_path_matches_the_general_one(line):
-    for entry in parse_index((f"# T\n\n{line}\n").encode("utf-8")).entries:
+    entries = parse_index((f"# T\n\n{line}\n{line} and more\n").encode("utf-8")).entries
+    for entry in entries:
         general = " ".join(sorted(utils.default_process(without_links(entry.body, entry.pointers)).split()))
         assert similarity_key(entry) == general
+    assert similarity_keys(entries) == [similarity_key(entry) for entry in entries]

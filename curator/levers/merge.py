@@ -20,12 +20,13 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import islice
 from pathlib import Path
 from urllib.parse import unquote
 
-from rapidfuzz import fuzz, process, utils
+from rapidfuzz import fuzz, process
 from rapidfuzz.utils import default_process
 
 from curator import markdown
@@ -40,7 +41,6 @@ SEARCH_CUTOFF = 60  # token-sort ratio (0-100) from which a pair is worth judgin
 DEFAULT_CUTOFF = 70  # token-set ratio (0-100) from which two entries count as saying the same thing
 COVERED = 90  # a facet whose words already appear this closely in the merged line is not repeated
 FACET_JOIN = "; "
-_WORD = re.compile(r"\w")
 
 
 class MergeRefused(CuratorError):
@@ -65,33 +65,46 @@ class Candidate:
     shared_target: str = ""  # a detail file every entry links to, if any
 
 
+def link_free_words(text: str, links) -> str:
+    """``default_process`` of ``without_links(text, links)``, without its work when there are no links.
+
+    (A text with no word characters comes out empty either way: ``default_process`` keeps only
+    alphanumerics and trims the rest.)"""
+    return default_process(without_links(text, links) if links else text)
+
+
 def similarity_key(entry: Entry) -> str:
     """Words without links, case-folded, tokens sorted: ratio on this is rapidfuzz's token_sort_ratio."""
-    body = entry.body
-    # Most entries carry no link: then ``without_links`` would only apply its no-words rule.
-    text = without_links(body, entry.pointers) if entry.pointers else body if _WORD.search(body) else ""
-    return " ".join(sorted(default_process(text).split()))
+    # ``default_process`` turns a bullet into whitespace anyway; only a number marker is a word to cut.
+    text = entry.text if entry.text[:1] in "-*+" else entry.body
+    return " ".join(sorted(link_free_words(text, entry.pointers).split()))
+
+
+def similarity_keys(entries: Iterable[Entry]) -> list[str]:
+    """``similarity_key`` of each entry, built in one loop (a whole index's keys are built at once)."""
+    words, join = link_free_words, " ".join
+    return [join(sorted(words(e.text if e.text[:1] in "-*+" else e.body, e.pointers).split())) for e in entries]
 
 
 def similar_pairs(keys: list[str], cutoff: float = DEFAULT_CUTOFF) -> dict[tuple[int, int], float]:
     """Every pair (i < j) whose ratio reaches ``cutoff``, scored in rapidfuzz's C++ loop.
 
-    Keys are visited shortest first, and each is compared only with the longer keys that can still
+    Keys are visited longest first, and each is compared only with the shorter keys that can still
     reach the cutoff (ratio <= 2*shorter/(sum of lengths)), so most hopeless pairs are never scored.
+    The longer key is the query rapidfuzz prepares once; the shorter ones are the strings it walks.
     """
     order = sorted((i for i, key in enumerate(keys) if key), key=lambda i: len(keys[i]))
     ordered = [keys[i] for i in order]
     lengths = [len(key) for key in ordered]
-    reach = (200 - cutoff) / cutoff  # the longest partner a key of length 1 can still match
+    reach = cutoff / (200 - cutoff)  # the shortest partner, as a share of a key's length, that can match
     pairs: dict[tuple[int, int], float] = {}
-    extract, ratio, band_end = process.extract, fuzz.ratio, bisect.bisect_right  # bound once: one call per key
-    for a, key in enumerate(ordered):
-        start = a + 1
-        stop = band_end(lengths, lengths[a] * reach, lo=start)
-        if stop <= start:
+    extract, ratio, band_start = process.extract, fuzz.ratio, bisect.bisect_left  # bound once: one call per key
+    for a in range(len(ordered) - 1, 0, -1):
+        start = band_start(lengths, lengths[a] * reach - 1e-9, hi=a)  # a float just over the bound keeps it
+        if start >= a:
             continue
         i = order[a]
-        for _choice, score, b in extract(key, ordered[start:stop], scorer=ratio, processor=None, limit=None,
+        for _choice, score, b in extract(ordered[a], ordered[start:a], scorer=ratio, processor=None, limit=None,
                                          score_cutoff=cutoff):
             j = order[start + b]
             pairs[(i, j) if i < j else (j, i)] = score
@@ -104,13 +117,14 @@ def file_targets(entry: Entry) -> set[str]:
 
 def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = DEFAULT_CUTOFF) -> list[Candidate]:
     entries = list(index.entries)
-    keys = [similarity_key(entry) for entry in entries]
+    keys = similarity_keys(entries)
     found_pairs = similar_pairs(keys, min(cutoff, SEARCH_CUTOFF))
     # Entries pointing at the same detail file are candidates whatever their wording.
     by_target: dict[str, list[int]] = {}
     for i, entry in enumerate(entries):
-        for target in file_targets(entry) if entry.pointers else ():
-            by_target.setdefault(target, []).append(i)
+        if entry.pointers:
+            for target in file_targets(entry):
+                by_target.setdefault(target, []).append(i)
     shared: dict[tuple[int, int], str] = {}
     for target, members in sorted(by_target.items()):
         for x, i in enumerate(members):
@@ -194,17 +208,22 @@ def merged_entry_text(index: HotIndex, group: list[Entry]) -> str:
     head, newline, tail = first.partition("\n")
     line = head.rstrip()
     links = [link for entry in group for link in entry.pointers]
-    said = utils.default_process(without_links(first, links))
+    said = link_free_words(first, links)
     have = {link.target for link in group[0].pointers}
     for other in group[1:]:
         source = entry_source(index, other).rstrip("\n")
         for part in source.split("\n"):
-            body = LIST_MARKER.sub("", part.strip(), count=1) if part.strip() else ""
-            for clause in clauses(body):
-                words = utils.default_process(without_links(clause, links))
+            part = part.strip()
+            if not part:
+                continue
+            for clause in clauses(LIST_MARKER.sub("", part, count=1)):
+                words = link_free_words(clause, links)
                 # The links were found by markdown-it in the model: a clause carries the ones it spells.
-                new_pointers = {link.target for link in other.pointers if _spells(clause, link)} - have
-                if not new_pointers and (not words or fuzz.partial_ratio(words, said) >= COVERED):
+                new_pointers = {link.target for link in other.pointers if _spells(clause, link)} - have \
+                    if other.pointers else ()
+                # (A facet spelled out in the line already needs no fuzzy look.)
+                if not new_pointers and (not words or words in said
+                                         or fuzz.partial_ratio(words, said, score_cutoff=COVERED)):
                     continue
                 line += (" " if line.endswith((".", "!", "?", ";")) else FACET_JOIN) + clause
                 said += " " + words

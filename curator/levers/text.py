@@ -17,8 +17,10 @@ from curator.fsio import read_bytes
 from curator.index_model import BOM, Entry, HotIndex
 from curator.markdown import Link
 
-# Where one clause ends and the next begins: dashes used as separators, semicolons, sentence ends.
-CLAUSE_SEPARATOR = re.compile(r" [—–] | - |; |(?<=[.!?]) (?=[^a-z])")
+# Where one clause ends and the next begins: dashes used as separators, semicolons, sentence ends
+# (a space after . ! or ? and before anything but a lower-case letter). Every branch opens with a
+# space or a semicolon, which keeps the scan quick.
+CLAUSE_SEPARATOR = re.compile(r" (?:[—–] |- |(?<=[.!?] )(?=[^a-z]))|; ")
 OPENERS, CLOSERS = "[(", "])"
 
 
@@ -74,6 +76,8 @@ def without_links(text: str, links: Iterable[Link]) -> str:
             continue
         texts.append(link.text)
         for target in dict.fromkeys((link.target, unquote(link.target))):
+            if target not in kept:  # every pattern below spells the target: no match is possible
+                continue
             escaped = re.escape(target)
             if link.style == "inline":
                 pattern = r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?" + escaped + r">?(?:\s+[\"'(][^)]*)?\s*\)"
@@ -87,28 +91,42 @@ def without_links(text: str, links: Iterable[Link]) -> str:
     return kept if re.search(r"\w", kept) else " ".join(texts)
 
 
+_DEPTH_MARK = re.compile(r"[`*\[\]()]")
+
+
 def depth_map(text: str) -> list[int]:
-    """Nesting depth before each character: brackets, parentheses, code spans and **bold** count."""
-    depths, depth, in_code, in_bold = [], 0, False, False
-    for at, char in enumerate(text):
-        depths.append(depth + in_code + in_bold)
+    """Nesting depth before each character: brackets, parentheses, code spans and **bold** count.
+
+    Only the marks can change the depth, so the loop visits them alone and fills the runs between."""
+    depths: list[int] = []
+    depth, in_code, in_bold, filled = 0, False, False, 0
+    for mark in _DEPTH_MARK.finditer(text):
+        at = mark.start()
+        depths += [depth + in_code + in_bold] * (at + 1 - filled)
+        filled = at + 1
+        char = text[at]
         if char == "`":
             in_code = not in_code
         elif in_code:
             continue
-        elif char == "*" and text.startswith("**", at) and not text.startswith("**", at - 1 if at else at + 2):
-            in_bold = not in_bold
+        elif char == "*":
+            if text.startswith("**", at) and not text.startswith("**", at - 1 if at else at + 2):
+                in_bold = not in_bold
         elif char in OPENERS:
             depth += 1
-        elif char in CLOSERS and depth:
+        elif depth:  # a closer
             depth -= 1
+    depths += [depth + in_code + in_bold] * (len(text) - filled)
     return depths
 
 
 def clause_cuts(text: str) -> list[tuple[int, int]]:
     """(start, end) of every separator at depth zero: text[:start] is a clause, text[end:] the rest."""
+    separators = list(CLAUSE_SEPARATOR.finditer(text))
+    if not separators:
+        return []
     depths = depth_map(text)
-    return [(m.start(), m.end()) for m in CLAUSE_SEPARATOR.finditer(text) if depths[m.start()] == 0]
+    return [(m.start(), m.end()) for m in separators if depths[m.start()] == 0]
 
 
 def clauses(text: str) -> list[str]:
