@@ -136,17 +136,17 @@ def _owned_keys(item: EmittedFile) -> list[str]:
 
 def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Artifact:
     owned = _owned_keys(item)
-    problem, at, exists = _inspect(item.root, item.path, walk)
+    problem, at, found_stat = _inspect_stat(item.root, item.path, walk)
     if problem:
         return Artifact(item.path, item.owner, DIVERGENT, owned, problem, emitted=item, unsafe_at=at)
-    if not exists:
+    if found_stat is None:
         return Artifact(item.path, item.owner, CREATED, owned, f"absent: will be created (mode {item.mode:04o})",
                         emitted=item)
     if item.convergence == CREATE_ONLY:
         return Artifact(item.path, item.owner, MATCH, owned, "bearer file: present; the bearer's own, never compared",
                         emitted=item)
     try:
-        found = _read_regular(item.path)
+        found = _read_regular(item.path, found_stat.st_size)
     except OSError as err:
         return Artifact(item.path, item.owner, DIVERGENT, owned, f"unreadable: {err.strerror or err}", emitted=item)
     status, reason, diff, keys = _compare(item, found, prefix, owned)
@@ -178,17 +178,27 @@ def _compare(item: EmittedFile, found: bytes, prefix: str, owned: list[str]) -> 
             _text_diff(item.path, render(expected), render(actual)), keys)
 
 
-def _read_regular(path: Path | str) -> bytes:
+def _read_regular(path: Path | str, size: int | None = None) -> bytes:
     """Read a file already checked to be regular; O_NOFOLLOW closes the gap if it became a link.
+    ``size`` is the size that check saw (it saves an fstat); the read goes to the end either way.
     Plain os calls, not a buffered file object: a plan reads thousands of small files."""
+    if size is not None and size > MAX_READ_BYTES:
+        raise OSError(0, f"{size:,} bytes, over the {MAX_READ_BYTES:,}-byte safety limit")
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
     try:
-        size = os.fstat(fd).st_size
-        if size > MAX_READ_BYTES:
-            raise OSError(0, f"{size:,} bytes, over the {MAX_READ_BYTES:,}-byte safety limit")
-        chunks = [os.read(fd, size + 1)]
-        while chunks[-1]:  # to the end, as a buffered read() would, even if the file grew meanwhile
+        if size is None:
+            size = os.fstat(fd).st_size
+            if size > MAX_READ_BYTES:
+                raise OSError(0, f"{size:,} bytes, over the {MAX_READ_BYTES:,}-byte safety limit")
+        data = os.read(fd, size + 1)
+        if len(data) <= size:  # a short read of a regular file is its end
+            return data
+        chunks, total = [data], len(data)
+        while chunks[-1]:  # it grew since it was checked: on to the end, within the limit
+            if total > MAX_READ_BYTES:
+                raise OSError(0, f"over the {MAX_READ_BYTES:,}-byte safety limit (it grew while being read)")
             chunks.append(os.read(fd, max(size, 65536)))
+            total += len(chunks[-1])
         return b"".join(chunks)
     finally:
         os.close(fd)
@@ -230,6 +240,28 @@ def _root_prefix(root: Path | str) -> tuple[str, str]:
     return root_s, root_s.rstrip(os.sep) + os.sep
 
 
+# Names only, never anything read from disk (like layout's paths): a fleet plan checks the same few
+# thousand paths each time, and working out their segments cost more than the lstat calls on them.
+@lru_cache(maxsize=65536)
+def _lexical(root: Path | str | None, path: Path | str) -> tuple[str, tuple[str, ...] | None, tuple | None]:
+    """(the path as text, the directories below ``root`` down to its parent, outermost first, or
+    None without a root, and the problem the names alone show, or None)."""
+    path_s = _normalized(path)
+    if root is None:
+        return path_s, None, None
+    root_s, inside = _root_prefix(root)
+    if not root_s.startswith(os.sep) or not path_s.startswith(os.sep):
+        return path_s, (), (f"not an absolute path: {path}", Path(path), False)
+    if not path_s.startswith(inside):
+        return path_s, (), (f"escapes its trusted root {root_s}", Path(path), False)
+    parent = path_s.rpartition(os.sep)[0]
+    chain, current = [], inside[:-1]
+    for part in parent[len(inside):].split(os.sep) if len(parent) >= len(inside) else ():
+        current = current + os.sep + part
+        chain.append(current)
+    return path_s, tuple(chain), None
+
+
 class _Walk:
     """Directory checks made while planning one seat, so its artifacts do not lstat their shared
     parents again. Lives for one plan call only: the disk may change between plans."""
@@ -243,44 +275,57 @@ class _Walk:
 
 def _inspect(root: Path | None, path: Path, walk: _Walk | None = None) -> tuple[str | None, Path | None, bool]:
     """``path_problem`` plus whether the file exists. ``walk`` shares directory checks across calls."""
-    # Plain strings, not pathlib: this runs for every artifact of every resident on each plan.
-    path_s = _normalized(path)
-    if root is None:
-        return None, None, _exists(path_s)
-    root_s, inside = _root_prefix(root)
-    if not root_s.startswith(os.sep) or not path_s.startswith(os.sep):
-        return f"not an absolute path: {path}", Path(path), False
-    if not path_s.startswith(inside):
-        return f"escapes its trusted root {root_s}", Path(path), False
-    parent = path_s.rpartition(os.sep)[0]
-    if walk is None or (parent not in walk.verified and len(parent) >= len(inside)):
-        problem, at, complete = _walk_parents(inside, parent, walk)
-        if problem or not complete:
-            return problem, at, complete
-    mode, absent = _lstat_mode(path_s)
-    if absent:
-        return absent
-    return (None, None, True) if stat.S_ISREG(mode) else _wrong_kind(path_s, mode, directory=False)
+    problem, at, found = _inspect_stat(root, path, walk)
+    return problem, at, found is not None
 
 
-def _walk_parents(inside: str, parent: str, walk: _Walk | None) -> tuple[str | None, Path | None, bool]:
-    """Check every segment from below the root down to ``parent``: each must be a directory, none a
+def _inspect_stat(root: Path | None, path: Path, walk: _Walk | None = None):
+    """(problem, segment at fault, the file's lstat result or None when it is absent).
+    On a problem the third item is a truthy marker when the faulty segment exists."""
+    path_s, chain, problem = _lexical(root, path)
+    if problem:
+        return problem[0], problem[1], None
+    if chain and (walk is None or chain[-1] not in walk.verified):
+        problem, at, complete = _walk_parents(chain, walk)
+        if problem:
+            return problem, at, _EXISTS if complete else None
+        if not complete:
+            return None, None, None
+    try:
+        found = os.lstat(path_s)
+    except FileNotFoundError:
+        return None, None, None
+    except OSError as err:
+        if chain is None:
+            raise
+        return f"cannot inspect {path_s}: {err.strerror}", Path(path_s), None
+    if chain is None or stat.S_ISREG(found.st_mode):
+        return None, None, found
+    problem, at, _ = _wrong_kind(path_s, found.st_mode, directory=False)
+    return problem, at, _EXISTS
+
+
+_EXISTS = True  # stands in for a stat result where only existence matters
+
+
+def _walk_parents(chain: tuple[str, ...], walk: _Walk | None) -> tuple[str | None, Path | None, bool]:
+    """Check every segment from below the root down to the parent: each must be a directory, none a
     symlink. Returns (problem, segment at fault, whether the whole chain exists)."""
-    current = inside[:-1]
-    for part in parent[len(inside):].split(os.sep) if len(parent) >= len(inside) else ():
-        current = current + os.sep + part
-        mode = walk.modes.get(current) if walk is not None else None
+    modes = walk.modes if walk is not None else None
+    for current in chain:
+        mode = modes.get(current) if modes is not None else None
         if mode is None:
             mode, absent = _lstat_mode(current)
             if absent:
                 return absent
-            if walk is not None:
-                walk.modes[current] = mode
-        problem = _wrong_kind(current, mode, directory=True)
-        if problem:
-            return problem
+            if modes is not None:
+                modes[current] = mode
+        if not stat.S_ISDIR(mode):  # the common case (a real directory) needs no further look
+            problem = _wrong_kind(current, mode, directory=True)
+            if problem:
+                return problem
     if walk is not None:
-        walk.verified.add(parent)
+        walk.verified.update(chain)  # each of them has a verified chain of its own
     return None, None, True
 
 

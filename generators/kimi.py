@@ -6,7 +6,7 @@ import json
 import os
 import re
 import sys
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 
 import tomlkit
@@ -222,14 +222,22 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
     home, files = bearer_emission(fleet, resident, HARNESS)
     interpreter = interpreter or fleet.hook_python or resolve_interpreter()
     root, agent_id = fleet.instance_root, resident.agent_id
-    hook_path = layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts)
-    config = config_data(fleet, resident, hook_path, interpreter)
+    hook = _hook_file(root, agent_id)
+    config = config_data(fleet, resident, hook.path, interpreter)
     mcp = mcp_data(fleet, resident)
+    # partial, not a lambda: one object per file instead of a function, its closure and a cell per
+    # name (a plan of a fleet keeps these alive; fewer objects, less work for the garbage collector).
     files.append(EmittedFile(layout.seat_path(root, agent_id, HARNESS, "config.toml"), FLEET, KIMI_CONFIG, 0o600,
-                             root, lambda: seat_config_toml(resident, home, config),
-                             kimi_config_projection(config)))
+                             root, partial(seat_config_toml, resident, home, config), kimi_config_projection(config)))
     files.append(EmittedFile(layout.repo_path(resident.repo, ".kimi-code", "mcp.json"), FLEET, KIMI_MCP, 0o600,
-                             resident.repo, lambda: mcp_json(mcp), kimi_mcp_projection(mcp, fleet.mcp_prefix)))
-    files.append(EmittedFile(hook_path, FLEET, WHOLE_FILE, 0o700, root,
-                             lambda: hook_script(layout.memory_dir(root, agent_id, HARNESS))))
+                             resident.repo, partial(mcp_json, mcp), kimi_mcp_projection(mcp, fleet.mcp_prefix)))
+    files.append(hook)
     return files
+
+
+# Pure and cached like the bearer files: the hook script depends only on the seat's names (its
+# memory dir), so re-planning a fleet reuses one description, and one rendering, per seat.
+@lru_cache(maxsize=16384)
+def _hook_file(root: Path, agent_id: str) -> EmittedFile:
+    return EmittedFile(layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts), FLEET, WHOLE_FILE, 0o700,
+                       root, partial(hook_script, layout.memory_dir(root, agent_id, HARNESS)))

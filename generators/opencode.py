@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache, partial
+from pathlib import Path
 
 from generators import layout, template
 from generators.emission import FLEET, OPENCODE_CONFIG, WHOLE_FILE, EmittedFile, bearer_emission, comment_safe
@@ -60,8 +62,15 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
     home, files = bearer_emission(fleet, resident, HARNESS)
     config = opencode_config(fleet, resident)
     files.append(EmittedFile(layout.repo_path(resident.repo, "opencode.jsonc"), FLEET, OPENCODE_CONFIG, 0o600,
-                             resident.repo, lambda: opencode_jsonc(fleet, resident, config),
+                             resident.repo, partial(opencode_jsonc, fleet, resident, config),
                              opencode_projection(config, fleet.mcp_prefix)))
-    files.append(EmittedFile(layout.seat_path(fleet.instance_root, resident.agent_id, HARNESS, WAKE_SCRIPT), FLEET,
-                             WHOLE_FILE, 0o700, fleet.instance_root, lambda: emit_script(WAKE_SCRIPT)))
+    files.append(_wake_file(fleet.instance_root, resident.agent_id))
     return files
+
+
+# Pure and cached like the bearer files: the wake script is the same bytes for every seat; only its
+# path (the seat's names) differs.
+@lru_cache(maxsize=16384)
+def _wake_file(root: Path, agent_id: str) -> EmittedFile:
+    return EmittedFile(layout.seat_path(root, agent_id, HARNESS, WAKE_SCRIPT), FLEET, WHOLE_FILE, 0o700, root,
+                       partial(emit_script, WAKE_SCRIPT))

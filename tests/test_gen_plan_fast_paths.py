@@ -108,3 +108,42 @@ def test_raw_read_returns_the_exact_bytes_and_refuses_links_and_huge_files(tmp_p
     monkeypatch.setattr(composer, "MAX_READ_BYTES", 1000)
     with pytest.raises(OSError, match="safety limit"):
         composer._read_regular(tmp_path / "f")
+
+
+def test_raw_read_with_the_checked_size_reads_to_the_end_whatever_the_file_did_since(tmp_path, monkeypatch):
+    data = b"0123456789" * 1000
+    (tmp_path / "f").write_bytes(data)
+    assert composer._read_regular(tmp_path / "f", len(data)) == data
+    assert composer._read_regular(tmp_path / "f", 10) == data  # grew after the check
+    assert composer._read_regular(tmp_path / "f", len(data) * 2) == data  # shrank after the check
+    assert composer._read_regular(tmp_path / "f", 0) == data
+    monkeypatch.setattr(composer, "MAX_READ_BYTES", 1000)
+    with pytest.raises(OSError, match="safety limit"):
+        composer._read_regular(tmp_path / "f", 2000)  # refused on the checked size, before opening
+    with pytest.raises(OSError, match="safety limit"):
+        composer._read_regular(tmp_path / "f", 10)  # grew past the limit after the check
+
+
+def test_plan_artifacts_equal_a_fresh_check_of_each_path(tmp_path):
+    """The seat-wide walk (verified parents shared by a seat's files) reports what a fresh,
+    unshared check of each file reports, on a seat with a symlinked, a missing and a file-for-dir
+    segment."""
+    root = tmp_path / "fleet"
+    fleet = parse_manifest(manifest(str(root)), root / "fleet.toml")
+    resident = fleet.resident(AGENT)
+    home = layout.instance_home(fleet.instance_root, AGENT, "kimi-code")
+    (home / "memory").mkdir(parents=True)
+    (home / "hooks").write_bytes(b"not a directory")
+    (home / "config.toml").symlink_to(home / "hooks")
+    (home / "memory" / "MEMORY.md").write_bytes(b"# mine\n")
+    plan = composer.plan_resident(fleet, resident, interpreter=PYTHON)
+    for art in plan.artifacts:
+        problem, at, exists = composer._inspect(art.emitted.root, art.path)
+        assert art.unsafe_at == at, art.path
+        if problem:
+            assert (art.status, art.reason) == (composer.DIVERGENT, problem), art.path
+        else:
+            assert art.status == (composer.MATCH if exists else composer.CREATED), art.path
+    statuses = {art.path.name: art.status for art in plan.artifacts}
+    assert statuses["MEMORY.md"] == composer.MATCH and statuses["identity.md"] == composer.CREATED
+    assert statuses["config.toml"] == statuses[kimi.HOOK_SCRIPT] == composer.DIVERGENT
