@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 from curator.cli import COMMAND_MODULES, build_parser, main
 
@@ -53,3 +57,22 @@ def test_unknown_command_is_an_argparse_error(capsys):
     else:
         raise AssertionError("expected SystemExit")
     assert "invalid choice" in capsys.readouterr().err
+
+
+EXAMPLE_SEAT = Path(__file__).resolve().parent.parent / "examples" / "seats" / "wren" / "memory"
+
+
+@pytest.mark.parametrize("command", [["check", str(EXAMPLE_SEAT)], ["check", "--json", str(EXAMPLE_SEAT)],
+                                     ["candidates", str(EXAMPLE_SEAT)], ["trim", str(EXAMPLE_SEAT)]])
+def test_a_reader_that_went_away_ends_the_command_as_sigpipe_would(command, tmp_path):
+    """`seat-curator check DIR | head`: the reader closed its end before the first write. The
+    command stops quietly with 141 (128 + SIGPIPE), not 1, and prints no traceback."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # closed before the child writes: its first write fails, deterministically
+    try:
+        done = subprocess.run([sys.executable, "-m", "curator", *command], stdout=write_end,
+                              stderr=subprocess.PIPE, cwd=tmp_path, timeout=60)
+    finally:
+        os.close(write_end)
+    assert done.returncode == 141, done.stderr.decode()
+    assert b"Traceback" not in done.stderr

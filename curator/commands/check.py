@@ -57,8 +57,16 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps(to_json(analysis), ensure_ascii=False, indent=2) + "\n")
     else:
-        print_report(analysis, Console(highlight=False))
+        print_report(analysis, PipeConsole(highlight=False))
     return analysis.exit_code
+
+
+class PipeConsole(Console):
+    """A console that lets a closed pipe (`check DIR | head`) reach the CLI, which exits 141 as
+    other Unix tools do; rich's own handling would exit 1, which reads as an error."""
+
+    def on_broken_pipe(self) -> None:
+        raise BrokenPipeError
 
 
 # -- JSON --------------------------------------------------------------------------------------
