@@ -1,16 +1,19 @@
 """Costing merge candidates without building each new file gives exactly the spliced result, and
-the link-free similarity key of an entry without links is what ``without_links`` would give."""
+the link-free similarity key of an entry without links is what ``without_links`` would give, and the
+facet-coverage shortcut decides exactly as the fuzzy rule it stands for."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from rapidfuzz import utils
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz import fuzz, utils
 
 from curator.index_model import parse_index
-from curator.levers.merge import (bytes_saved, find_candidates, merged_entry_text, replace_group, similarity_key,
-                                  similarity_keys)
+from curator.levers.merge import (COVERED, bytes_saved, covered, find_candidates, merged_entry_text, replace_group,
+                                  similarity_key, similarity_keys)
 from curator.levers.text import entries_by_id, without_links
 
 CORPUS = Path("/work/shared/corpus")
@@ -63,3 +66,9 @@ def test_similarity_key_fast_path_matches_the_general_one(line):
         general = " ".join(sorted(utils.default_process(without_links(entry.body, entry.pointers)).split()))
         assert similarity_key(entry) == general
     assert similarity_keys(entries) == [similarity_key(entry) for entry in entries]
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.text(alphabet="abc de", max_size=30), st.text(alphabet="abc de", max_size=40))
+def test_covered_is_exactly_the_partial_ratio_rule(words, said):
+    assert covered(words, said) == (fuzz.partial_ratio(words, said) >= COVERED)

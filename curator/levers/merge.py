@@ -27,6 +27,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.distance import LCSseq
 from rapidfuzz.utils import default_process
 
 from curator import markdown
@@ -221,14 +222,27 @@ def merged_entry_text(index: HotIndex, group: list[Entry]) -> str:
                 # The links were found by markdown-it in the model: a clause carries the ones it spells.
                 new_pointers = {link.target for link in other.pointers if _spells(clause, link)} - have \
                     if other.pointers else ()
-                # (A facet spelled out in the line already needs no fuzzy look.)
-                if not new_pointers and (not words or words in said
-                                         or fuzz.partial_ratio(words, said, score_cutoff=COVERED)):
+                if not new_pointers and (not words or covered(words, said)):
                     continue
                 line += (" " if line.endswith((".", "!", "?", ";")) else FACET_JOIN) + clause
                 said += " " + words
                 have.update(new_pointers)
     return line + (newline + tail if newline else "")
+
+
+def covered(words: str, said: str) -> bool:
+    """``fuzz.partial_ratio(words, said) >= COVERED``, with two exact shortcuts around its window
+    search. Words found verbatim in the line score 100. Otherwise: a window w of the longer text
+    scores 200·LCS(short, w) / (|short| + |w|), where LCS(short, w) is at most both |w| and L, the
+    LCS of the two whole texts; so the best window scores at most 200·L / (|short| + L), which
+    reaches the cutoff c only if L >= c·|short| / (200 - c). One LCS costs far less than the search."""
+    if words and words in said:
+        return True
+    short, long = (words, said) if len(words) <= len(said) else (said, words)
+    need = -(-COVERED * len(short) // (200 - COVERED))
+    if need and LCSseq.similarity(short, long, score_cutoff=need) < need:
+        return False
+    return bool(fuzz.partial_ratio(words, said, score_cutoff=COVERED))
 
 
 def _spells(text: str, link) -> bool:
