@@ -21,7 +21,7 @@ from pathlib import Path
 from curator.errors import CuratorError
 from curator.fsio import MAX_READ_BYTES, exclusive_create, fsync_dir
 from generators import kimi, layout, opencode
-from generators.emission import CREATE_ONLY, KIMI_CONFIG, WHOLE_FILE, EmittedFile
+from generators.emission import CREATE_ONLY, WHOLE_FILE, EmittedFile
 from generators.errors import DivergentError, PreparationError, UnsupportedError
 from generators.manifest import Fleet, Resident
 from generators.projection import InvalidOwnedFile, differing_keys, project, render
@@ -131,7 +131,7 @@ def _owned_keys(item: EmittedFile) -> list[str]:
         return []
     if item.convergence == WHOLE_FILE:
         return [WHOLE_FILE_KEY]
-    return list(item.owned or ())
+    return list(item.owned_keys)
 
 
 def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Artifact:
@@ -161,9 +161,9 @@ def _compare(item: EmittedFile, found: bytes, prefix: str, owned: list[str]) -> 
         diff = _text_diff(item.path, item.content.decode("utf-8", "replace").splitlines(True),
                           found.decode("utf-8", "replace").splitlines(True))
         return DIVERGENT, "differs from the generated script (a hand edit or a stale generation)", diff, owned
-    if item.convergence == KIMI_CONFIG and found == item.content:
-        # Settled seats: equal bytes, equal projection, and no TOML parse. (The JSON files parse
-        # faster in C than they render, so they always take the projection route.)
+    if found == item.content:
+        # Settled seats: the expected bytes render the expected projection (tests hold the two
+        # together), so equal bytes are a MATCH with no parse. Any other bytes go to the projection.
         return MATCH, OWNED_MATCH, "", owned
     expected = item.owned
     try:

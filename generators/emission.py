@@ -23,9 +23,9 @@ WHOLE_FILE = "whole-file"            # scripts: byte for byte
 
 @dataclass(frozen=True)
 class EmittedFile:
-    """One file the fleet would write. ``content`` is rendered on first use: a plan of a settled fleet
-    compares ``owned`` (the expected owned projection, built from the same data as the bytes) and
-    never needs to render config files at all."""
+    """One file the fleet would write. ``content`` is rendered on first use. ``owned`` (the expected
+    owned projection, built from the same data as the bytes) is built on first use too: a plan of a
+    settled fleet compares bytes first and needs it only for a file that differs from them."""
 
     path: Path
     owner: str
@@ -34,11 +34,17 @@ class EmittedFile:
     # The trusted directory this file must stay inside; no segment below it may be a symlink.
     root: Path
     render: Callable[[], bytes] = field(repr=False, compare=False)
-    owned: dict[str, object] | None = field(default=None, compare=False)
+    project: Callable[[], dict[str, object]] | None = field(default=None, repr=False, compare=False)
+    # The keys of ``owned``, known without building it (what a plan reports for every file).
+    owned_keys: tuple[str, ...] = field(default=(), compare=False)
 
     @cached_property
     def content(self) -> bytes:
         return self.render()
+
+    @cached_property
+    def owned(self) -> dict[str, object] | None:
+        return None if self.project is None else self.project()
 
 
 def fixed(data: bytes) -> Callable[[], bytes]:
@@ -47,6 +53,8 @@ def fixed(data: bytes) -> Callable[[], bytes]:
 
 def comment_safe(text: str) -> str:
     """An agent id inside a one-line comment: quoted and escaped, so it can never end the comment."""
+    if text.isprintable():  # the usual id: nothing to escape (a plan renders one per seat)
+        return text
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
 
 

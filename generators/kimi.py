@@ -15,7 +15,8 @@ from generators import layout, template
 from generators.emission import FLEET, KIMI_CONFIG, KIMI_MCP, WHOLE_FILE, EmittedFile, bearer_emission, comment_safe
 from generators.errors import UnsupportedError
 from generators.manifest import KIMI_EVENTS, Fleet, Resident
-from generators.projection import InvalidOwnedFile, kimi_config_projection, kimi_mcp_projection, parse_toml
+from generators.projection import (KIMI_CONFIG_KEYS, InvalidOwnedFile, kimi_config_projection, kimi_mcp_keys,
+                                   kimi_mcp_projection, parse_toml)
 from generators.script_source import HOOK_SCRIPT, emit_script
 
 HARNESS = "kimi-code"
@@ -213,6 +214,18 @@ def mcp_json(data: dict) -> bytes:
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
+def seat_mcp_json(fleet: Fleet, resident: Resident) -> bytes:
+    """``mcp_json`` for one seat: every seat with the same enabled servers has the same file."""
+    return _mcp_json_of(json.dumps(mcp_data(fleet, resident)))
+
+
+@lru_cache(maxsize=256)
+def _mcp_json_of(key: str) -> bytes:
+    """Rendered once per distinct server set, keyed on its compact JSON text (the C encoder is fast;
+    the indented render is pure Python). JSON text round-trips these plain values exactly."""
+    return mcp_json(json.loads(key))
+
+
 def hook_script(memory_dir: Path) -> bytes:
     return emit_script(HOOK_SCRIPT, {"MEMORY_DIR": str(memory_dir), "BOOT_FILES": tuple(template.BOOT_FILES)})
 
@@ -223,16 +236,29 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
     interpreter = interpreter or fleet.hook_python or resolve_interpreter()
     root, agent_id = fleet.instance_root, resident.agent_id
     hook = _hook_file(root, agent_id)
-    config = config_data(fleet, resident, hook.path, interpreter)
-    mcp = mcp_data(fleet, resident)
-    # partial, not a lambda: one object per file instead of a function, its closure and a cell per
-    # name (a plan of a fleet keeps these alive; fewer objects, less work for the garbage collector).
+    names = [server.name for server in fleet.enabled_servers(resident)]
+    # Bytes and projections are built on first use, from the same data: a plan of a settled seat
+    # renders the bytes (cheap, through the templates) and never needs the projections.
     files.append(EmittedFile(layout.seat_path(root, agent_id, HARNESS, "config.toml"), FLEET, KIMI_CONFIG, 0o600,
-                             root, partial(seat_config_toml, resident, home, config), kimi_config_projection(config)))
+                             root, partial(_seat_config_toml, fleet, resident, home, hook.path, interpreter),
+                             partial(_config_projection, fleet, resident, hook.path, interpreter), KIMI_CONFIG_KEYS))
     files.append(EmittedFile(layout.repo_path(resident.repo, ".kimi-code", "mcp.json"), FLEET, KIMI_MCP, 0o600,
-                             resident.repo, partial(mcp_json, mcp), kimi_mcp_projection(mcp, fleet.mcp_prefix)))
+                             resident.repo, partial(seat_mcp_json, fleet, resident),
+                             partial(_mcp_projection, fleet, resident), kimi_mcp_keys(names, fleet.mcp_prefix)))
     files.append(hook)
     return files
+
+
+def _seat_config_toml(fleet: Fleet, resident: Resident, home: Path, hook_path: Path, interpreter: str) -> bytes:
+    return seat_config_toml(resident, home, config_data(fleet, resident, hook_path, interpreter))
+
+
+def _config_projection(fleet: Fleet, resident: Resident, hook_path: Path, interpreter: str) -> dict[str, object]:
+    return kimi_config_projection(config_data(fleet, resident, hook_path, interpreter))
+
+
+def _mcp_projection(fleet: Fleet, resident: Resident) -> dict[str, object]:
+    return kimi_mcp_projection(mcp_data(fleet, resident), fleet.mcp_prefix)
 
 
 # Pure and cached like the bearer files: the hook script depends only on the seat's names (its

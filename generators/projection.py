@@ -59,6 +59,19 @@ def _prefixed(doc: dict, key: str, prefix: str) -> dict[str, object]:
     return {f"{key}.{name}": value for name, value in table.items() if name.startswith(prefix)}
 
 
+# The keys of the expected projections, known from the server names alone (a plan reports them for
+# every fleet file, and builds the projection itself only for a file whose bytes differ).
+KIMI_CONFIG_KEYS = tuple(kimi_config_projection({}))
+
+
+def kimi_mcp_keys(names, prefix: str) -> tuple[str, ...]:
+    return tuple(kimi_mcp_projection({"mcpServers": dict.fromkeys(names)}, prefix))
+
+
+def opencode_keys(names, prefix: str) -> tuple[str, ...]:
+    return tuple(opencode_projection({"mcp": dict.fromkeys(names)}, prefix))
+
+
 # ---------------------------------------------------------------------------- projections of bytes
 
 

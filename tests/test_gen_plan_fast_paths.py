@@ -14,7 +14,7 @@ import pytest
 from generators import composer, kimi, layout
 from generators.composer import emit_resident
 from generators.manifest import parse_manifest
-from generators.projection import loads_jsonc
+from generators.projection import loads_jsonc, render
 
 PYTHON = "/usr/bin/python3"
 AGENT = "@neo-kimi-iris"
@@ -147,3 +147,90 @@ def test_plan_artifacts_equal_a_fresh_check_of_each_path(tmp_path):
     statuses = {art.path.name: art.status for art in plan.artifacts}
     assert statuses["MEMORY.md"] == composer.MATCH and statuses["identity.md"] == composer.CREATED
     assert statuses["config.toml"] == statuses[kimi.HOOK_SCRIPT] == composer.DIVERGENT
+
+
+OC = "@neo-oc-juno"
+
+
+def oc_manifest(root: str, *, repo: str = "r", model: str = "", allowed: str = "", prefix: str = "neo-mjs-",
+                server: str = "neo-mjs-memory-core") -> str:
+    return (f'instance_root = {json.dumps(root)}\ndefault_model = "kimi-k2"\nmcp_prefix = {json.dumps(prefix)}\n\n'
+            f'[mcp.{server}]\ncommand = "node"\nargs = ["server.js"]\n'
+            f'\n[[residents]]\nagent_id = {json.dumps(OC)}\nharness = "opencode"\nrepo = {json.dumps(repo)}\n'
+            + (f"model = {json.dumps(model)}\n" if model else "")
+            + (f"allowed_paths = [{json.dumps(allowed)}]\n" if allowed else "")
+            + '\n[[residents]]\nagent_id = "@neo-oc-iris"\nharness = "opencode"\nrepo = "r2"\n')
+
+
+OC_HOME = str(layout.instance_home("/srv/fleet", OC, "opencode"))
+
+
+@pytest.mark.parametrize("root, kwargs", [
+    ("/srv/fleet", {}),
+    ("/srv/fleet", {"model": "kimi-k2", "allowed": "/data/shared"}),
+    ('/srv/q"uote\\back slash/ünï', {}),  # escaped by the JSON encoder inside the seat's paths
+    ("/srv/tab\there", {}),
+    ("/srv/fleet", {"repo": OC_HOME}),  # repo == home: one external_directory key in a direct render
+    ("/srv/fleet", {"allowed": OC_HOME}),  # an allowed path equal to the home
+    ("/srv/fleet", {"allowed": "/srv/fleet/r"}),  # ... or to the repo
+    ("/srv/fleet", {"model": "SEATCURATORHOMEMARK"}),  # the template's own marks as real text
+    ("/srv/fleet", {"allowed": "/x/SEATCURATORREPOMARK"}),
+    ("/srv/fleet", {"prefix": "SEATCURATORAGENTIDMARK", "server": "SEATCURATORAGENTIDMARK-x"}),
+    ("/srv/SEATCURATORHOMEMARK", {}),
+])
+def test_opencode_template_equals_a_direct_render(root, kwargs):
+    from generators import opencode
+
+    fleet = parse_manifest(oc_manifest(root, **kwargs), Path(root) / "fleet.toml")
+    for agent in (OC, "@neo-oc-iris", OC):
+        resident = fleet.resident(agent)
+        item = next(f for f in emit_resident(fleet, resident) if f.path.name == "opencode.jsonc")
+        assert item.content == opencode.opencode_jsonc(fleet, resident), agent
+        assert item.owned == composer.project(item.convergence, item.content, fleet.mcp_prefix)
+        assert list(item.owned) == list(item.owned_keys)
+
+
+def test_kimi_mcp_json_through_the_cache_equals_a_direct_render():
+    hook = '\n[mcp.neo-mjs-remote]\nurl = "https://r.invalid/ü"\nheaders = { Authorization = "Bearer \\"x\\"" }\n'
+    fleet = parse_manifest(manifest("/srv/fleet", hook=hook), Path("/srv/fleet/fleet.toml"))
+    for agent in (AGENT, OTHER):
+        resident = fleet.resident(agent)
+        files = {f.path.name: f for f in emit_resident(fleet, resident, interpreter=PYTHON)}
+        for name, direct in (("mcp.json", kimi.mcp_json(kimi.mcp_data(fleet, resident))),
+                             ("config.toml", None)):
+            item = files[name]
+            if direct is not None:
+                assert item.content == direct
+            assert item.owned == composer.project(item.convergence, item.content, fleet.mcp_prefix)
+            assert list(item.owned) == list(item.owned_keys)
+
+
+@pytest.mark.parametrize("name, edit, status", [
+    # Other bytes, same owned values: the byte comparison misses, the projection still says MATCH.
+    ("mcp.json", lambda t: json.dumps(json.loads(t)), composer.MATCH),
+    ("mcp.json", lambda t: json.dumps(json.loads(t), indent=4, sort_keys=True), composer.MATCH),
+    ("opencode.jsonc", lambda t: "// mine\n" + t.replace('\n  "instructions"', '\n  // x\n  "instructions"'), composer.MATCH),
+    ("config.toml", lambda t: t.replace("default_model =", "# mine\ndefault_model  ="), composer.MATCH),
+    # Other owned values: DIVERGENT, with the reason and diff the projection gives.
+    ("mcp.json", lambda t: t.replace('"server.js"', '"other.js"'), composer.DIVERGENT),
+    ("opencode.jsonc", lambda t: t.replace("/memory/identity.md", "/memory/other.md"), composer.DIVERGENT),
+    ("config.toml", lambda t: t.replace('"manual"', '"yolo"'), composer.DIVERGENT),
+])
+def test_byte_comparison_only_short_cuts_a_match(tmp_path, name, edit, status):
+    root = tmp_path / "fleet"
+    text = (manifest(str(root)) + '\n[[residents]]\nagent_id = "@oc"\nharness = "opencode"\nrepo = "r3"\n')
+    fleet = parse_manifest(text, root / "fleet.toml")
+    composer.apply_fleet(fleet, interpreter=PYTHON)
+    resident = fleet.resident("@oc" if name == "opencode.jsonc" else AGENT)
+    item = next(f for f in emit_resident(fleet, resident, interpreter=PYTHON) if f.path.name == name)
+    item.path.write_text(edit(item.path.read_text()))
+    found = next(a for a in composer.plan_resident(fleet, resident, interpreter=PYTHON).artifacts
+                 if a.path == item.path)
+    assert found.status == status
+    actual = composer.project(item.convergence, item.path.read_bytes(), fleet.mcp_prefix)
+    changed = [k for k in item.owned if item.owned[k] != actual.get(k, "<absent>")]
+    if status == composer.MATCH:
+        assert (found.reason, found.diff, changed) == (composer.OWNED_MATCH, "", [])
+    else:
+        assert found.reason == "owned keys differ: " + ", ".join(changed)
+        assert found.diff == composer._text_diff(item.path, render(item.owned), render(actual))
