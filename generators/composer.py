@@ -53,6 +53,23 @@ class Artifact:
                 "owned_keys": list(self.owned_keys), "reason": self.reason, "diff": self.diff}
 
 
+def _get_owned_keys(art: Artifact) -> list[str]:
+    keys = art._owned_keys
+    if type(keys) is not list:
+        keys = art._owned_keys = list(keys)
+    return keys
+
+
+def _set_owned_keys(art: Artifact, keys) -> None:
+    art._owned_keys = keys
+
+
+# owned_keys is stored as given (for a settled file, the emitted file's own tuple) and becomes a list
+# on first read: a plan of a big fleet is mostly looked at for its statuses, and a list per artifact
+# would be one more long-lived object per file for the garbage collector to walk.
+Artifact.owned_keys = property(_get_owned_keys, _set_owned_keys)
+
+
 @dataclass
 class ResidentPlan:
     agent_id: str
@@ -126,12 +143,15 @@ def plan_exit_code(plans: list[ResidentPlan]) -> int:
     return 3 if DIVERGENT in statuses else 2 if CREATED in statuses else 0
 
 
-def _owned_keys(item: EmittedFile) -> list[str]:
+def _owned_keys(item: EmittedFile) -> tuple[str, ...]:
     if item.convergence == CREATE_ONLY:
-        return []
+        return ()
     if item.convergence == WHOLE_FILE:
-        return [WHOLE_FILE_KEY]
-    return list(item.owned_keys)
+        return _WHOLE_FILE_KEYS
+    return item.owned_keys
+
+
+_WHOLE_FILE_KEYS = (WHOLE_FILE_KEY,)
 
 
 def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Artifact:
@@ -153,7 +173,7 @@ def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Art
     return Artifact(item.path, item.owner, status, keys, reason, diff, emitted=item)
 
 
-def _compare(item: EmittedFile, found: bytes, prefix: str, owned: list[str]) -> tuple[str, str, str, list[str]]:
+def _compare(item: EmittedFile, found: bytes, prefix: str, owned: tuple[str, ...]) -> tuple[str, str, str, tuple[str, ...]]:
     """(status, reason, diff, owned keys) of a fleet file read from disk."""
     if item.convergence == WHOLE_FILE:
         if found == item.content:
@@ -173,7 +193,7 @@ def _compare(item: EmittedFile, found: bytes, prefix: str, owned: list[str]) -> 
     changed = differing_keys(expected, actual)
     if not changed:
         return MATCH, OWNED_MATCH, "", owned
-    keys = list(dict.fromkeys(owned + [k for k in actual if k not in owned]))
+    keys = tuple(dict.fromkeys(owned + tuple(k for k in actual if k not in owned)))
     return (DIVERGENT, "owned keys differ: " + ", ".join(changed),
             _text_diff(item.path, render(expected), render(actual)), keys)
 

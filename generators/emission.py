@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache, partial
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -33,22 +33,32 @@ class EmittedFile:
     mode: int
     # The trusted directory this file must stay inside; no segment below it may be a symlink.
     root: Path
-    render: Callable[[], bytes] = field(repr=False, compare=False)
-    project: Callable[[], dict[str, object]] | None = field(default=None, repr=False, compare=False)
+    render: Callable[..., bytes] = field(repr=False, compare=False)
+    project: Callable[..., dict[str, object]] | None = field(default=None, repr=False, compare=False)
     # The keys of ``owned``, known without building it (what a plan reports for every file).
     owned_keys: tuple[str, ...] = field(default=(), compare=False)
+    # What render and project are called with: one tuple for both, not a closure each (a plan of a
+    # fleet keeps thousands of these alive, and every object is work for the garbage collector).
+    args: tuple = field(default=(), repr=False, compare=False)
+    # Plain fields filled on first use, not cached_property: that would give each file a __dict__.
+    _content: bytes | None = field(default=None, init=False, repr=False, compare=False)
+    _owned: dict[str, object] | None = field(default=None, init=False, repr=False, compare=False)
 
-    @cached_property
+    @property
     def content(self) -> bytes:
-        return self.render()
+        data = self._content
+        if data is None:
+            data = self.render(*self.args)
+            object.__setattr__(self, "_content", data)
+        return data
 
-    @cached_property
+    @property
     def owned(self) -> dict[str, object] | None:
-        return None if self.project is None else self.project()
-
-
-def fixed(data: bytes) -> Callable[[], bytes]:
-    return lambda: data
+        owned = self._owned
+        if owned is None and self.project is not None:
+            owned = self.project(*self.args)
+            object.__setattr__(self, "_owned", owned)
+        return owned
 
 
 def comment_safe(text: str) -> str:
@@ -77,5 +87,5 @@ def bearer_emission(fleet, resident, harness: str) -> tuple[Path, list[EmittedFi
 @lru_cache(maxsize=16384)
 def _bearer_files(root: Path, agent_id: str, harness: str) -> tuple[EmittedFile, ...]:
     return tuple(EmittedFile(layout.seat_path(root, agent_id, harness, "memory", name), BEARER, CREATE_ONLY, 0o600,
-                             root, partial(template.bearer_file, name, agent_id, harness))
+                             root, template.bearer_file, args=(name, agent_id, harness))
                  for name in template.BEARER_FILES)

@@ -6,7 +6,7 @@ import json
 import os
 import re
 import sys
-from functools import lru_cache, partial
+from functools import lru_cache
 from pathlib import Path
 
 import tomlkit
@@ -240,11 +240,11 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
     # Bytes and projections are built on first use, from the same data: a plan of a settled seat
     # renders the bytes (cheap, through the templates) and never needs the projections.
     files.append(EmittedFile(layout.seat_path(root, agent_id, HARNESS, "config.toml"), FLEET, KIMI_CONFIG, 0o600,
-                             root, partial(_seat_config_toml, fleet, resident, home, hook.path, interpreter),
-                             partial(_config_projection, fleet, resident, hook.path, interpreter), KIMI_CONFIG_KEYS))
+                             root, _seat_config_toml, _config_projection, KIMI_CONFIG_KEYS,
+                             (fleet, resident, home, hook.path, interpreter)))
     files.append(EmittedFile(layout.repo_path(resident.repo, ".kimi-code", "mcp.json"), FLEET, KIMI_MCP, 0o600,
-                             resident.repo, partial(seat_mcp_json, fleet, resident),
-                             partial(_mcp_projection, fleet, resident), kimi_mcp_keys(names, fleet.mcp_prefix)))
+                             resident.repo, seat_mcp_json, _mcp_projection, kimi_mcp_keys(names, fleet.mcp_prefix),
+                             (fleet, resident)))
     files.append(hook)
     return files
 
@@ -253,7 +253,9 @@ def _seat_config_toml(fleet: Fleet, resident: Resident, home: Path, hook_path: P
     return seat_config_toml(resident, home, config_data(fleet, resident, hook_path, interpreter))
 
 
-def _config_projection(fleet: Fleet, resident: Resident, hook_path: Path, interpreter: str) -> dict[str, object]:
+def _config_projection(fleet: Fleet, resident: Resident, home: Path, hook_path: Path,
+                       interpreter: str) -> dict[str, object]:
+    del home  # the same arguments as _seat_config_toml (one tuple serves both)
     return kimi_config_projection(config_data(fleet, resident, hook_path, interpreter))
 
 
@@ -266,4 +268,4 @@ def _mcp_projection(fleet: Fleet, resident: Resident) -> dict[str, object]:
 @lru_cache(maxsize=16384)
 def _hook_file(root: Path, agent_id: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts), FLEET, WHOLE_FILE, 0o700,
-                       root, partial(hook_script, layout.memory_dir(root, agent_id, HARNESS)))
+                       root, hook_script, args=(layout.memory_dir(root, agent_id, HARNESS),))

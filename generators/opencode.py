@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache, partial
+from functools import lru_cache
 from json.encoder import encode_basestring  # what json.dumps(..., ensure_ascii=False) escapes strings with
 from pathlib import Path
 
@@ -122,8 +122,8 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
     names = [server.name for server in fleet.enabled_servers(resident)]
     # Bytes and projection are built on first use, from the same data (see kimi.emit).
     files.append(EmittedFile(layout.repo_path(resident.repo, "opencode.jsonc"), FLEET, OPENCODE_CONFIG, 0o600,
-                             resident.repo, partial(seat_opencode_jsonc, fleet, resident),
-                             partial(_projection, fleet, resident), opencode_keys(names, fleet.mcp_prefix)))
+                             resident.repo, seat_opencode_jsonc, _projection, opencode_keys(names, fleet.mcp_prefix),
+                             (fleet, resident)))
     files.append(_wake_file(fleet.instance_root, resident.agent_id))
     return files
 
@@ -133,4 +133,4 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
 @lru_cache(maxsize=16384)
 def _wake_file(root: Path, agent_id: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, WAKE_SCRIPT), FLEET, WHOLE_FILE, 0o700, root,
-                       partial(emit_script, WAKE_SCRIPT))
+                       emit_script, args=(WAKE_SCRIPT,))
