@@ -35,7 +35,7 @@ OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit}
 
 
-@dataclass
+@dataclass(init=False)
 class Artifact:
     path: Path
     owner: str  # "bearer" | "fleet"
@@ -47,6 +47,11 @@ class Artifact:
     emitted: EmittedFile | None = field(default=None, repr=False, compare=False)
     # The path segment a safety problem sits on (None when the path is safe).
     unsafe_at: Path | None = field(default=None, repr=False, compare=False)
+
+    def __init__(self, path: Path, owner: str, status: str, owned_keys, reason: str, diff: str = "",
+                 emitted: EmittedFile | None = None, unsafe_at: Path | None = None) -> None:
+        self.path, self.owner, self.status, self._owned_keys = path, owner, status, owned_keys
+        self.reason, self.diff, self.emitted, self.unsafe_at = reason, diff, emitted, unsafe_at
 
     def to_json(self) -> dict:
         return {"path": str(self.path), "owner": self.owner, "status": self.status,

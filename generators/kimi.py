@@ -14,7 +14,7 @@ import tomlkit
 from generators import layout, template
 from generators.emission import FLEET, KIMI_CONFIG, KIMI_MCP, WHOLE_FILE, EmittedFile, bearer_emission, comment_safe
 from generators.errors import UnsupportedError
-from generators.manifest import KIMI_EVENTS, Fleet, Resident
+from generators.manifest import KIMI_EVENTS, Fleet, McpServer, Resident, servers_key, servers_of
 from generators.projection import (KIMI_CONFIG_KEYS, InvalidOwnedFile, kimi_config_projection, kimi_mcp_keys,
                                    kimi_mcp_projection, parse_toml)
 from generators.script_source import HOOK_SCRIPT, emit_script
@@ -197,8 +197,12 @@ def validate_config(text: str) -> None:
 
 
 def mcp_data(fleet: Fleet, resident: Resident) -> dict:
-    servers = {}
-    for server in fleet.enabled_servers(resident):
+    return _mcp_data(fleet.enabled_servers(resident))
+
+
+def _mcp_data(servers: list[McpServer]) -> dict:
+    entries = {}
+    for server in servers:
         if server.is_remote:
             entry = {"url": server.url, "headers": dict(server.headers), "enabled": True}
         else:
@@ -206,8 +210,8 @@ def mcp_data(fleet: Fleet, resident: Resident) -> dict:
             if server.cwd is not None:
                 entry["cwd"] = server.cwd
             entry["enabled"] = True
-        servers[server.name] = entry
-    return {"mcpServers": servers}
+        entries[server.name] = entry
+    return {"mcpServers": entries}
 
 
 def mcp_json(data: dict) -> bytes:
@@ -216,14 +220,13 @@ def mcp_json(data: dict) -> bytes:
 
 def seat_mcp_json(fleet: Fleet, resident: Resident) -> bytes:
     """``mcp_json`` for one seat: every seat with the same enabled servers has the same file."""
-    return _mcp_json_of(json.dumps(mcp_data(fleet, resident)))
+    return _mcp_json_of(servers_key(fleet.enabled_servers(resident)))
 
 
 @lru_cache(maxsize=256)
-def _mcp_json_of(key: str) -> bytes:
-    """Rendered once per distinct server set, keyed on its compact JSON text (the C encoder is fast;
-    the indented render is pure Python). JSON text round-trips these plain values exactly."""
-    return mcp_json(json.loads(key))
+def _mcp_json_of(key: tuple) -> bytes:
+    """Rendered once per distinct server list (the indented JSON render is pure Python and slow)."""
+    return mcp_json(_mcp_data(servers_of(key)))
 
 
 def hook_script(memory_dir: Path) -> bytes:

@@ -55,6 +55,19 @@ class McpServer:
         return self.url is not None
 
 
+def servers_key(servers: list[McpServer]) -> tuple:
+    """Every field of ``servers`` as one hashable value: equal keys, equal servers. The emitters cache
+    the files rendered from a server list on it (most seats of a fleet share one list)."""
+    return tuple((s.name, s.enabled, s.command, s.args, tuple(s.env.items()), s.cwd, s.url, tuple(s.headers.items()))
+                 for s in servers)
+
+
+def servers_of(key: tuple) -> list[McpServer]:
+    """The servers a ``servers_key`` was made from (equal values, new objects)."""
+    return [McpServer(name, enabled, command, args, dict(env), cwd, url, dict(headers))
+            for name, enabled, command, args, env, cwd, url, headers in key]
+
+
 @dataclass(frozen=True)
 class FleetHook:
     """An extra kimi-code ``[[hooks]]`` entry, appended after the identity-anchor pair."""

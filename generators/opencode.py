@@ -10,7 +10,7 @@ from pathlib import Path
 
 from generators import layout, template
 from generators.emission import FLEET, OPENCODE_CONFIG, WHOLE_FILE, EmittedFile, bearer_emission, comment_safe
-from generators.manifest import Fleet, McpServer, Resident
+from generators.manifest import Fleet, McpServer, Resident, servers_key, servers_of
 from generators.projection import opencode_keys, opencode_projection
 from generators.script_source import WAKE_SCRIPT, emit_script
 
@@ -85,9 +85,9 @@ _MARK_ORDER = [_ID_MARK, _HOME_MARK, _HOME_MARK, _HOME_MARK, _REPO_MARK]
 
 
 @lru_cache(maxsize=1024)
-def _jsonc_template(prefix: str, model: str | None, allowed_paths: tuple, mcp_key: str) -> tuple[str, ...] | None:
+def _jsonc_template(prefix: str, model: str | None, allowed_paths: tuple, servers: tuple) -> tuple[str, ...] | None:
     """The text split at the marks, or None when a mark also shows up in the fleet's own text."""
-    config = _config(_HOME_MARK, _REPO_MARK, allowed_paths, model, json.loads(mcp_key))
+    config = _config(_HOME_MARK, _REPO_MARK, allowed_paths, model, _mcp(servers_of(servers)))
     text = _header(_ID_MARK, comment_safe(prefix)) + json.dumps(config, indent=2, ensure_ascii=False) + "\n"
     if [m.group() for m in _MARKS.finditer(text)] != _MARK_ORDER:
         return None
@@ -97,14 +97,15 @@ def _jsonc_template(prefix: str, model: str | None, allowed_paths: tuple, mcp_ke
 def seat_opencode_jsonc(fleet: Fleet, resident: Resident) -> bytes:
     """``opencode_jsonc`` for one seat, through the per-fleet template when that is provably the same."""
     home = layout.instance_home(fleet.instance_root, resident.agent_id, resident.harness)
-    mcp = _mcp(fleet.enabled_servers(resident))
+    servers = fleet.enabled_servers(resident)
     home_glob, repo_glob = _allow_glob(home), _allow_glob(resident.repo)
     parts = None
     # Two equal `external_directory` keys would fold into one in a direct render, never in the template.
     if home_glob != repo_glob and not {home_glob, repo_glob} & {_allow_glob(p) for p in resident.allowed_paths}:
-        parts = _jsonc_template(fleet.mcp_prefix, resident.model, resident.allowed_paths, json.dumps(mcp))
+        parts = _jsonc_template(fleet.mcp_prefix, resident.model, resident.allowed_paths, servers_key(servers))
     if parts is None:
-        return opencode_jsonc(fleet, resident, _config(home, resident.repo, resident.allowed_paths, resident.model, mcp))
+        return opencode_jsonc(fleet, resident,
+                              _config(home, resident.repo, resident.allowed_paths, resident.model, _mcp(servers)))
     home_text, repo_text = encode_basestring(str(home))[1:-1], encode_basestring(str(resident.repo))[1:-1]
     before, id_to_home, home_to_home, home_to_home2, home_to_repo, after = parts
     return "".join((before, comment_safe(resident.agent_id), id_to_home, home_text, home_to_home, home_text,

@@ -262,3 +262,29 @@ def test_emitted_file_renders_and_projects_once_each_on_first_use():
     assert item.content == b"bytes" and item.content == b"bytes"
     assert item.owned == {"k": 1} and item.owned == {"k": 1}
     assert calls == [("render", (1, 2)), ("project", (1, 2))]
+
+
+def test_servers_key_gives_back_equal_servers_and_tells_every_field_apart():
+    from generators.manifest import McpServer, servers_key, servers_of
+
+    servers = [McpServer("neo-mjs-a", True, "node", ("s.js", "--x"), {"A": "1", "B": "2"}, "/w"),
+               McpServer("neo-mjs-r", False, url="https://r.invalid", headers={"H": "v"})]
+    assert servers_of(servers_key(servers)) == servers
+    variants = [McpServer("neo-mjs-a", True, "node", ("s.js", "--x"), {"B": "2", "A": "1"}, "/w"),  # env order
+                McpServer("neo-mjs-a", True, "node", ("s.js",), {"A": "1", "B": "2"}, "/w"),
+                McpServer("neo-mjs-a", True, "deno", ("s.js", "--x"), {"A": "1", "B": "2"}, "/w"),
+                McpServer("neo-mjs-a", True, "node", ("s.js", "--x"), {"A": "1", "B": "2"}, None)]
+    keys = {servers_key([v]) for v in variants} | {servers_key(servers[:1])}
+    assert len(keys) == len(variants) + 1
+
+
+def test_a_changed_catalog_is_never_answered_from_an_earlier_render(tmp_path):
+    root = tmp_path / "fleet"
+    for args in ('["server.js"]', '["server.js", "--stdio"]', '["server.js"]'):
+        text = manifest(str(root)).replace('args = ["server.js"]', f"args = {args}")
+        text += '\n[[residents]]\nagent_id = "@oc"\nharness = "opencode"\nrepo = "r3"\n'
+        fleet = parse_manifest(text, root / "fleet.toml")
+        files = {f.path.name: f for r in fleet.residents for f in emit_resident(fleet, r, interpreter=PYTHON)}
+        assert json.loads(files["mcp.json"].content)["mcpServers"]["neo-mjs-memory-core"]["args"] == json.loads(args)
+        command = json5.loads(files["opencode.jsonc"].content.decode())["mcp"]["neo-mjs-memory-core"]["command"]
+        assert command == ["node", *json.loads(args)]
