@@ -218,15 +218,25 @@ def mcp_json(data: dict) -> bytes:
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def seat_mcp_json(fleet: Fleet, resident: Resident) -> bytes:
-    """``mcp_json`` for one seat: every seat with the same enabled servers has the same file."""
-    return _mcp_json_of(servers_key(fleet.enabled_servers(resident)))
+# Every kimi seat with the same enabled servers has the same mcp.json: rendered once per distinct
+# server list (the indented JSON render is pure Python and slow), keyed on servers_key.
+@lru_cache(maxsize=256)
+def _mcp_json_of(servers: tuple) -> bytes:
+    return mcp_json(_mcp_data(servers_of(servers)))
+
+
+def _mcp_file(servers: tuple, prefix: str) -> bytes:
+    del prefix  # the same arguments as _mcp_projection (one tuple serves both)
+    return _mcp_json_of(servers)
+
+
+def _mcp_projection(servers: tuple, prefix: str) -> dict[str, object]:
+    return kimi_mcp_projection(_mcp_data(servers_of(servers)), prefix)
 
 
 @lru_cache(maxsize=256)
-def _mcp_json_of(key: tuple) -> bytes:
-    """Rendered once per distinct server list (the indented JSON render is pure Python and slow)."""
-    return mcp_json(_mcp_data(servers_of(key)))
+def _mcp_owned_keys(servers: tuple, prefix: str) -> tuple[str, ...]:
+    return kimi_mcp_keys([server[0] for server in servers], prefix)
 
 
 def hook_script(memory_dir: Path) -> bytes:
@@ -235,19 +245,18 @@ def hook_script(memory_dir: Path) -> bytes:
 
 def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> list[EmittedFile]:
     """Every file a kimi-code seat is born with, in birth order. Pure: same inputs, same bytes."""
-    home, files = bearer_emission(fleet, resident, HARNESS)
+    home, servers, files = bearer_emission(fleet, resident, HARNESS)
     interpreter = interpreter or fleet.hook_python or resolve_interpreter()
     root, agent_id = fleet.instance_root, resident.agent_id
     hook = _hook_file(root, agent_id)
-    names = [server.name for server in fleet.enabled_servers(resident)]
+    mcp = (servers_key(servers), fleet.mcp_prefix)
     # Bytes and projections are built on first use, from the same data: a plan of a settled seat
     # renders the bytes (cheap, through the templates) and never needs the projections.
     files.append(EmittedFile(layout.seat_path(root, agent_id, HARNESS, "config.toml"), FLEET, KIMI_CONFIG, 0o600,
                              root, _seat_config_toml, _config_projection, KIMI_CONFIG_KEYS,
                              (fleet, resident, home, hook.path, interpreter)))
     files.append(EmittedFile(layout.repo_path(resident.repo, ".kimi-code", "mcp.json"), FLEET, KIMI_MCP, 0o600,
-                             resident.repo, seat_mcp_json, _mcp_projection, kimi_mcp_keys(names, fleet.mcp_prefix),
-                             (fleet, resident)))
+                             resident.repo, _mcp_file, _mcp_projection, _mcp_owned_keys(*mcp), mcp))
     files.append(hook)
     return files
 
@@ -260,10 +269,6 @@ def _config_projection(fleet: Fleet, resident: Resident, home: Path, hook_path: 
                        interpreter: str) -> dict[str, object]:
     del home  # the same arguments as _seat_config_toml (one tuple serves both)
     return kimi_config_projection(config_data(fleet, resident, hook_path, interpreter))
-
-
-def _mcp_projection(fleet: Fleet, resident: Resident) -> dict[str, object]:
-    return kimi_mcp_projection(mcp_data(fleet, resident), fleet.mcp_prefix)
 
 
 # Pure and cached like the bearer files: the hook script depends only on the seat's names (its

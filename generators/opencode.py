@@ -94,37 +94,43 @@ def _jsonc_template(prefix: str, model: str | None, allowed_paths: tuple, server
     return tuple(_MARKS.split(text))
 
 
-def seat_opencode_jsonc(fleet: Fleet, resident: Resident) -> bytes:
-    """``opencode_jsonc`` for one seat, through the per-fleet template when that is provably the same."""
+def seat_opencode_jsonc(fleet: Fleet, resident: Resident, servers: tuple) -> bytes:
+    """``opencode_jsonc`` for one seat (``servers``: the servers_key of its enabled servers), through
+    the per-fleet template when that is provably the same."""
     home = layout.instance_home(fleet.instance_root, resident.agent_id, resident.harness)
-    servers = fleet.enabled_servers(resident)
     home_glob, repo_glob = _allow_glob(home), _allow_glob(resident.repo)
     parts = None
     # Two equal `external_directory` keys would fold into one in a direct render, never in the template.
     if home_glob != repo_glob and not {home_glob, repo_glob} & {_allow_glob(p) for p in resident.allowed_paths}:
-        parts = _jsonc_template(fleet.mcp_prefix, resident.model, resident.allowed_paths, servers_key(servers))
+        parts = _jsonc_template(fleet.mcp_prefix, resident.model, resident.allowed_paths, servers)
     if parts is None:
-        return opencode_jsonc(fleet, resident,
-                              _config(home, resident.repo, resident.allowed_paths, resident.model, _mcp(servers)))
+        return opencode_jsonc(fleet, resident, _config(home, resident.repo, resident.allowed_paths, resident.model,
+                                                       _mcp(servers_of(servers))))
     home_text, repo_text = encode_basestring(str(home))[1:-1], encode_basestring(str(resident.repo))[1:-1]
     before, id_to_home, home_to_home, home_to_home2, home_to_repo, after = parts
     return "".join((before, comment_safe(resident.agent_id), id_to_home, home_text, home_to_home, home_text,
                     home_to_home2, home_text, home_to_repo, repo_text, after)).encode("utf-8")
 
 
-def _projection(fleet: Fleet, resident: Resident) -> dict[str, object]:
+def _projection(fleet: Fleet, resident: Resident, servers: tuple) -> dict[str, object]:
+    del servers  # the same arguments as seat_opencode_jsonc (one tuple serves both)
     return opencode_projection(opencode_config(fleet, resident), fleet.mcp_prefix)
+
+
+@lru_cache(maxsize=256)
+def _owned_keys(servers: tuple, prefix: str) -> tuple[str, ...]:
+    return opencode_keys([server[0] for server in servers], prefix)
 
 
 def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> list[EmittedFile]:
     """Every file an opencode seat is born with, in birth order. Pure: same inputs, same bytes."""
     del interpreter  # opencode runs no per-prompt hook
-    home, files = bearer_emission(fleet, resident, HARNESS)
-    names = [server.name for server in fleet.enabled_servers(resident)]
+    home, servers, files = bearer_emission(fleet, resident, HARNESS)
+    key = servers_key(servers)
     # Bytes and projection are built on first use, from the same data (see kimi.emit).
     files.append(EmittedFile(layout.repo_path(resident.repo, "opencode.jsonc"), FLEET, OPENCODE_CONFIG, 0o600,
-                             resident.repo, seat_opencode_jsonc, _projection, opencode_keys(names, fleet.mcp_prefix),
-                             (fleet, resident)))
+                             resident.repo, seat_opencode_jsonc, _projection, _owned_keys(key, fleet.mcp_prefix),
+                             (fleet, resident, key)))
     files.append(_wake_file(fleet.instance_root, resident.agent_id))
     return files
 
