@@ -21,7 +21,7 @@ from pathlib import Path
 from curator.errors import CuratorError
 from curator.fsio import MAX_READ_BYTES, exclusive_create, fsync_dir
 from generators import kimi, layout, opencode
-from generators.emission import CREATE_ONLY, WHOLE_FILE, EmittedFile
+from generators.emission import CREATE_ONLY, WHOLE_FILE, WHOLE_FILE_KEY, EmittedFile  # noqa: F401 (re-exported)
 from generators.errors import DivergentError, PreparationError, UnsupportedError
 from generators.manifest import Fleet, Resident
 from generators.projection import InvalidOwnedFile, differing_keys, project, render
@@ -29,7 +29,6 @@ from generators.projection import InvalidOwnedFile, differing_keys, project, ren
 CREATED = "CREATED"
 MATCH = "MATCH"
 DIVERGENT = "DIVERGENT"
-WHOLE_FILE_KEY = "(whole file)"
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 
 EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit}
@@ -148,19 +147,8 @@ def plan_exit_code(plans: list[ResidentPlan]) -> int:
     return 3 if DIVERGENT in statuses else 2 if CREATED in statuses else 0
 
 
-def _owned_keys(item: EmittedFile) -> tuple[str, ...]:
-    if item.convergence == CREATE_ONLY:
-        return ()
-    if item.convergence == WHOLE_FILE:
-        return _WHOLE_FILE_KEYS
-    return item.owned_keys
-
-
-_WHOLE_FILE_KEYS = (WHOLE_FILE_KEY,)
-
-
 def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Artifact:
-    owned = _owned_keys(item)
+    owned = item.owned_keys  # () for a bearer file, WHOLE_FILE_KEYS for a script
     problem, at, found_stat = _inspect_stat(item.root, item.path, walk)
     if problem:
         return Artifact(item.path, item.owner, DIVERGENT, owned, problem, emitted=item, unsafe_at=at)
@@ -178,7 +166,8 @@ def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Art
     return Artifact(item.path, item.owner, status, keys, reason, diff, emitted=item)
 
 
-def _compare(item: EmittedFile, found: bytes, prefix: str, owned: tuple[str, ...]) -> tuple[str, str, str, tuple[str, ...]]:
+def _compare(item: EmittedFile, found: bytes, prefix: str,
+             owned: tuple[str, ...]) -> tuple[str, str, str, tuple[str, ...]]:
     """(status, reason, diff, owned keys) of a fleet file read from disk."""
     if item.convergence == WHOLE_FILE:
         if found == item.content:
@@ -337,12 +326,18 @@ def _walk_parents(chain: tuple[str, ...], walk: _Walk | None) -> tuple[str | Non
     """Check every segment from below the root down to the parent: each must be a directory, none a
     symlink. Returns (problem, segment at fault, whether the whole chain exists)."""
     modes = walk.modes if walk is not None else None
+    verified = walk.verified if walk is not None else ()
     for current in chain:
+        if current in verified:  # a real directory, and so is everything above it (this call)
+            continue
         mode = modes.get(current) if modes is not None else None
         if mode is None:
-            mode, absent = _lstat_mode(current)
-            if absent:
-                return absent
+            try:
+                mode = os.lstat(current).st_mode
+            except FileNotFoundError:
+                return None, None, False
+            except OSError as err:
+                return f"cannot inspect {current}: {err.strerror}", Path(current), False
             if modes is not None:
                 modes[current] = mode
         if not stat.S_ISDIR(mode):  # the common case (a real directory) needs no further look
@@ -350,18 +345,8 @@ def _walk_parents(chain: tuple[str, ...], walk: _Walk | None) -> tuple[str | Non
             if problem:
                 return problem
     if walk is not None:
-        walk.verified.update(chain)  # each of them has a verified chain of its own
+        verified.update(chain)  # each of them has a verified chain of its own
     return None, None, True
-
-
-def _lstat_mode(segment: str) -> tuple[int, tuple[str | None, Path | None, bool] | None]:
-    """(mode, None), or (0, the inspection result) when the segment is absent or cannot be inspected."""
-    try:
-        return os.lstat(segment).st_mode, None
-    except FileNotFoundError:
-        return 0, (None, None, False)
-    except OSError as err:
-        return 0, (f"cannot inspect {segment}: {err.strerror}", Path(segment), False)
 
 
 def _wrong_kind(segment: str, mode: int, *, directory: bool) -> tuple[str, Path, bool] | None:

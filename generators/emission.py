@@ -19,6 +19,8 @@ KIMI_CONFIG = "kimi-config"          # owned projection of config.toml
 KIMI_MCP = "kimi-mcp"                # prefixed mcpServers of mcp.json
 OPENCODE_CONFIG = "opencode-config"  # instructions + prefixed mcp of opencode.jsonc
 WHOLE_FILE = "whole-file"            # scripts: byte for byte
+WHOLE_FILE_KEY = "(whole file)"      # what a script reports as its owned keys
+WHOLE_FILE_KEYS = (WHOLE_FILE_KEY,)
 
 
 @dataclass(frozen=True)

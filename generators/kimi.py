@@ -12,7 +12,8 @@ from pathlib import Path
 import tomlkit
 
 from generators import layout, template
-from generators.emission import FLEET, KIMI_CONFIG, KIMI_MCP, WHOLE_FILE, EmittedFile, bearer_emission, comment_safe
+from generators.emission import (FLEET, KIMI_CONFIG, KIMI_MCP, WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile,
+                                 bearer_emission, comment_safe)
 from generators.errors import UnsupportedError
 from generators.manifest import KIMI_EVENTS, Fleet, McpServer, Resident, servers_key, servers_of
 from generators.projection import (KIMI_CONFIG_KEYS, InvalidOwnedFile, kimi_config_projection, kimi_mcp_keys,
@@ -276,4 +277,5 @@ def _config_projection(fleet: Fleet, resident: Resident, home: Path, hook_path: 
 @lru_cache(maxsize=16384)
 def _hook_file(root: Path, agent_id: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts), FLEET, WHOLE_FILE, 0o700,
-                       root, hook_script, args=(layout.memory_dir(root, agent_id, HARNESS),))
+                       root, hook_script, owned_keys=WHOLE_FILE_KEYS,
+                       args=(layout.memory_dir(root, agent_id, HARNESS),))

@@ -9,7 +9,8 @@ from json.encoder import encode_basestring  # what json.dumps(..., ensure_ascii=
 from pathlib import Path
 
 from generators import layout, template
-from generators.emission import FLEET, OPENCODE_CONFIG, WHOLE_FILE, EmittedFile, bearer_emission, comment_safe
+from generators.emission import (FLEET, OPENCODE_CONFIG, WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile, bearer_emission,
+                                 comment_safe)
 from generators.manifest import Fleet, McpServer, Resident, servers_key, servers_of
 from generators.projection import opencode_keys, opencode_projection
 from generators.script_source import WAKE_SCRIPT, emit_script
@@ -140,4 +141,4 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
 @lru_cache(maxsize=16384)
 def _wake_file(root: Path, agent_id: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, WAKE_SCRIPT), FLEET, WHOLE_FILE, 0o700, root,
-                       emit_script, args=(WAKE_SCRIPT,))
+                       emit_script, owned_keys=WHOLE_FILE_KEYS, args=(WAKE_SCRIPT,))

@@ -209,7 +209,8 @@ def test_kimi_mcp_json_through_the_cache_equals_a_direct_render():
     # Other bytes, same owned values: the byte comparison misses, the projection still says MATCH.
     ("mcp.json", lambda t: json.dumps(json.loads(t)), composer.MATCH),
     ("mcp.json", lambda t: json.dumps(json.loads(t), indent=4, sort_keys=True), composer.MATCH),
-    ("opencode.jsonc", lambda t: "// mine\n" + t.replace('\n  "instructions"', '\n  // x\n  "instructions"'), composer.MATCH),
+    ("opencode.jsonc",
+     lambda t: "// mine\n" + t.replace('\n  "instructions"', '\n  // x\n  "instructions"'), composer.MATCH),
     ("config.toml", lambda t: t.replace("default_model =", "# mine\ndefault_model  ="), composer.MATCH),
     # Other owned values: DIVERGENT, with the reason and diff the projection gives.
     ("mcp.json", lambda t: t.replace('"server.js"', '"other.js"'), composer.DIVERGENT),
