@@ -15,7 +15,7 @@ from generators import layout, template
 from generators.emission import (FLEET, KIMI_CONFIG, KIMI_MCP, WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile,
                                  bearer_emission, comment_safe)
 from generators.errors import UnsupportedError
-from generators.manifest import KIMI_EVENTS, Fleet, McpServer, Resident, servers_key, servers_of
+from generators.manifest import KIMI_EVENTS, Fleet, FleetHook, McpServer, Resident, servers_key, servers_of
 from generators.projection import (KIMI_CONFIG_KEYS, InvalidOwnedFile, kimi_config_projection, kimi_mcp_keys,
                                    kimi_mcp_projection, parse_toml)
 from generators.script_source import HOOK_SCRIPT, emit_script
@@ -50,14 +50,18 @@ def permission_pattern(server_name: str) -> str:
 
 def config_data(fleet: Fleet, resident: Resident, hook_path: Path, interpreter: str) -> dict:
     """The fleet-owned content of config.toml as plain values (what the projection compares)."""
-    command = hook_command(interpreter, hook_path)
+    return _config_dict(resident.model or fleet.default_model, fleet.default_permission_mode,
+                        [permission_pattern(s.name) for s in fleet.enabled_servers(resident)],
+                        hook_command(interpreter, hook_path), fleet.hooks)
+
+
+def _config_dict(model: str, mode: str, patterns, command: str, fleet_hooks: tuple[FleetHook, ...]) -> dict:
     hooks = [_hook(event, command, None, HOOK_TIMEOUT) for event in ("UserPromptSubmit", "PostCompact")]
-    hooks += [_hook(h.event, h.command, h.matcher, h.timeout) for h in fleet.hooks]
+    hooks += [_hook(h.event, h.command, h.matcher, h.timeout) for h in fleet_hooks]
     return {
-        "default_model": resident.model or fleet.default_model,
-        "default_permission_mode": fleet.default_permission_mode,
-        "permission": {"rules": [{"decision": "allow", "pattern": permission_pattern(s.name), "scope": "user"}
-                                 for s in fleet.enabled_servers(resident)]},
+        "default_model": model,
+        "default_permission_mode": mode,
+        "permission": {"rules": [{"decision": "allow", "pattern": p, "scope": "user"} for p in patterns]},
         "hooks": hooks,
     }
 
@@ -96,7 +100,8 @@ def config_toml(agent_id: str, data: dict) -> bytes:
 # rest, with marks in those two places, and each seat joins its own text between the marks. The
 # segment is [A-Za-z0-9._-] by construction (seg), which tomlkit writes verbatim inside a basic
 # string, and tomlkit never escapes comments: the bytes equal a direct render (tests hold the two
-# side by side). Re-planning 1,000 seats stays cheap: the key is a few tuples, not a JSON dump.
+# side by side). Re-planning 1,000 seats stays cheap: the key is made of the values config_data is
+# built from (a few strings and the fleet's frozen hooks), not of the dicts it builds.
 _SEG_MARK = "SEATCURATORSEGMENTMARK"
 _ID_MARK = "SEATCURATORAGENTIDMARK"
 _MARKS = re.compile(f"{_SEG_MARK}|{_ID_MARK}")
@@ -106,40 +111,31 @@ _MARKS = re.compile(f"{_SEG_MARK}|{_ID_MARK}")
 def _config_template(key: tuple) -> tuple[str, str, str, str] | None:
     """(before the id, id to segment, segment to segment, after), or None when a mark also shows up
     in the fleet's own text (then the marks cannot be told apart and the seat renders directly)."""
-    model, mode, patterns, marked_command, fleet_hooks = key
-    data = {
-        "default_model": model,
-        "default_permission_mode": mode,
-        "permission": {"rules": [{"decision": "allow", "pattern": p, "scope": "user"} for p in patterns]},
-        "hooks": [_hook(event, marked_command, None, HOOK_TIMEOUT) for event in ("UserPromptSubmit", "PostCompact")]
-                 + [dict(items) for items in fleet_hooks],
-    }
-    text = config_toml(_ID_MARK, data).decode("utf-8")
+    text = config_toml(_ID_MARK, _config_dict(*key)).decode("utf-8")
     parts = _MARKS.split(text)
     if [m.group() for m in _MARKS.finditer(text)] != [_ID_MARK, _SEG_MARK, _SEG_MARK]:
         return None
     return parts[0], parts[1], parts[2], parts[3]
 
 
-def seat_config_toml(resident: Resident, home: Path, data: dict) -> bytes:
-    """``config_toml`` for one seat, through the per-fleet template when that is provably the same."""
+def seat_config_toml(fleet: Fleet, resident: Resident, home: Path, hook_path: Path, interpreter: str) -> bytes:
+    """``config_toml`` of ``config_data`` for one seat, through the per-fleet template when that is
+    provably the same."""
     segment = home.parent.name
-    hooks = data["hooks"]
-    command = hooks[0]["command"]
+    command = hook_command(interpreter, hook_path)
     # The two identity-anchor commands spell the hook path once each; only there may the segment be
     # replaced, so it must occur exactly once in that command (the path component after the root).
     template = None
-    if (segment == layout.seg(resident.agent_id) and command.count(segment) == 1
-            and hooks[1]["command"] == command and not _MARKS.search(resident.agent_id)):
-        fleet_hooks = tuple(tuple(h.items()) for h in hooks[2:])
-        key = (data["default_model"], data["default_permission_mode"],
-               tuple(r["pattern"] for r in data["permission"]["rules"]), command.replace(segment, _SEG_MARK),
-               fleet_hooks)
+    agent_id = resident.agent_id
+    if segment == layout.seg(agent_id) and command.count(segment) == 1 and not _MARKS.search(agent_id):
+        key = (resident.model or fleet.default_model, fleet.default_permission_mode,
+               tuple(permission_pattern(s.name) for s in fleet.enabled_servers(resident)),
+               command.replace(segment, _SEG_MARK), fleet.hooks)
         template = _config_template(key)
-    if template is None:
-        return config_toml(resident.agent_id, data)  # a mark collides with real text: render directly
+    if template is None:  # a mark collides with real text: render directly
+        return config_toml(agent_id, config_data(fleet, resident, hook_path, interpreter))
     before, middle, between, after = template
-    return "".join((before, comment_safe(resident.agent_id), middle, segment, between, segment,
+    return "".join((before, comment_safe(agent_id), middle, segment, between, segment,
                     after)).encode("utf-8")
 
 
@@ -254,7 +250,7 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
     # Bytes and projections are built on first use, from the same data: a plan of a settled seat
     # renders the bytes (cheap, through the templates) and never needs the projections.
     files.append(EmittedFile(layout.seat_path(root, agent_id, HARNESS, "config.toml"), FLEET, KIMI_CONFIG, 0o600,
-                             root, _seat_config_toml, _config_projection, KIMI_CONFIG_KEYS,
+                             root, seat_config_toml, _config_projection, KIMI_CONFIG_KEYS,
                              (fleet, resident, home, hook.path, interpreter)))
     files.append(EmittedFile(layout.repo_path(resident.repo, ".kimi-code", "mcp.json"), FLEET, KIMI_MCP, 0o600,
                              resident.repo, _mcp_file, _mcp_projection, _mcp_owned_keys(*mcp), mcp))
@@ -262,13 +258,9 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
     return files
 
 
-def _seat_config_toml(fleet: Fleet, resident: Resident, home: Path, hook_path: Path, interpreter: str) -> bytes:
-    return seat_config_toml(resident, home, config_data(fleet, resident, hook_path, interpreter))
-
-
 def _config_projection(fleet: Fleet, resident: Resident, home: Path, hook_path: Path,
                        interpreter: str) -> dict[str, object]:
-    del home  # the same arguments as _seat_config_toml (one tuple serves both)
+    del home  # the same arguments as seat_config_toml (one tuple serves both)
     return kimi_config_projection(config_data(fleet, resident, hook_path, interpreter))
 
 
