@@ -83,8 +83,17 @@ def similarity_key(entry: Entry) -> str:
 
 def similarity_keys(entries: Iterable[Entry]) -> list[str]:
     """``similarity_key`` of each entry, built in one loop (a whole index's keys are built at once)."""
-    words, join = link_free_words, " ".join
-    return [join(sorted(words(e.text if e.text[:1] in "-*+" else e.body, e.pointers).split())) for e in entries]
+    keys: list[str] = []
+    add, process_text, join = keys.append, default_process, " ".join
+    for entry in entries:
+        text = entry.text
+        if entry.pointers or text[:1] not in "-*+":  # links to cut or a number marker: the general way
+            add(similarity_key(entry))
+            continue
+        words = process_text(text).split()
+        words.sort()
+        add(join(words))
+    return keys
 
 
 def similar_pairs(keys: list[str], cutoff: float = DEFAULT_CUTOFF) -> dict[tuple[int, int], float]:
@@ -94,9 +103,10 @@ def similar_pairs(keys: list[str], cutoff: float = DEFAULT_CUTOFF) -> dict[tuple
     reach the cutoff (ratio <= 2*shorter/(sum of lengths)), so most hopeless pairs are never scored.
     The longer key is the query rapidfuzz prepares once; the shorter ones are the strings it walks.
     """
-    order = sorted((i for i, key in enumerate(keys) if key), key=lambda i: len(keys[i]))
+    size = list(map(len, keys))
+    order = sorted(filter(size.__getitem__, range(len(keys))), key=size.__getitem__)  # empty keys match nothing
     ordered = [keys[i] for i in order]
-    lengths = [len(key) for key in ordered]
+    lengths = [size[i] for i in order]
     reach = cutoff / (200 - cutoff)  # the shortest partner, as a share of a key's length, that can match
     pairs: dict[tuple[int, int], float] = {}
     extract, ratio, band_start = process.extract, fuzz.ratio, bisect.bisect_left  # bound once: one call per key
