@@ -257,17 +257,17 @@ def _root_prefix(root: Path | str) -> tuple[str, str]:
 # Names only, never anything read from disk (like layout's paths): a fleet plan checks the same few
 # thousand paths each time, and working out their segments cost more than the lstat calls on them.
 @lru_cache(maxsize=65536)
-def _lexical(root: Path | str | None, path: Path | str) -> tuple[str, tuple[str, ...] | None, tuple | None]:
+def _lexical(root: Path | str | None, path: Path | str) -> tuple[str, tuple[str, ...] | None, tuple[str, Path] | None]:
     """(the path as text, the directories below ``root`` down to its parent, outermost first, or
-    None without a root, and the problem the names alone show, or None)."""
+    None without a root, and the (problem, path) the names alone show, or None)."""
     path_s = _normalized(path)
     if root is None:
         return path_s, None, None
     root_s, inside = _root_prefix(root)
     if not root_s.startswith(os.sep) or not path_s.startswith(os.sep):
-        return path_s, (), (f"not an absolute path: {path}", Path(path), False)
+        return path_s, (), (f"not an absolute path: {path}", Path(path))
     if not path_s.startswith(inside):
-        return path_s, (), (f"escapes its trusted root {root_s}", Path(path), False)
+        return path_s, (), (f"escapes its trusted root {root_s}", Path(path))
     parent = path_s.rpartition(os.sep)[0]
     chain, current = [], inside[:-1]
     for part in parent[len(inside):].split(os.sep) if len(parent) >= len(inside) else ():
@@ -298,7 +298,7 @@ def _inspect_stat(root: Path | None, path: Path, walk: _Walk | None = None):
     On a problem the third item is a truthy marker when the faulty segment exists."""
     path_s, chain, problem = _lexical(root, path)
     if problem:
-        return problem[0], problem[1], None
+        return problem[0], problem[1], None  # nothing was looked at on disk
     if chain and (walk is None or chain[-1] not in walk.verified):
         problem, at, complete = _walk_parents(chain, walk)
         if problem:

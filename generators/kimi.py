@@ -118,25 +118,52 @@ def _config_template(key: tuple) -> tuple[str, str, str, str] | None:
     return parts[0], parts[1], parts[2], parts[3]
 
 
-def seat_config_toml(fleet: Fleet, resident: Resident, home: Path, hook_path: Path, interpreter: str) -> bytes:
-    """``config_toml`` of ``config_data`` for one seat, through the per-fleet template when that is
-    provably the same."""
-    segment = home.parent.name
-    command = hook_command(interpreter, hook_path)
+def seat_config_toml(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple,
+                     interpreter: str) -> bytes:
+    """``config_toml`` of one seat's config data (the arguments of ``_config_file``), through the
+    per-fleet template when that is provably the same."""
+    segment = layout.seg(agent_id)
+    values = _config_values(root, agent_id, model, mode, servers, fleet_hooks, interpreter)
+    command = values[3]
     # The two identity-anchor commands spell the hook path once each; only there may the segment be
     # replaced, so it must occur exactly once in that command (the path component after the root).
     template = None
-    agent_id = resident.agent_id
-    if segment == layout.seg(agent_id) and command.count(segment) == 1 and not _MARKS.search(agent_id):
-        key = (resident.model or fleet.default_model, fleet.default_permission_mode,
-               tuple(permission_pattern(s.name) for s in fleet.enabled_servers(resident)),
-               command.replace(segment, _SEG_MARK), fleet.hooks)
-        template = _config_template(key)
+    if command.count(segment) == 1 and not _MARKS.search(agent_id):
+        template = _config_template(values[:2] + (tuple(values[2]), command.replace(segment, _SEG_MARK)) + values[4:])
     if template is None:  # a mark collides with real text: render directly
-        return config_toml(agent_id, config_data(fleet, resident, hook_path, interpreter))
+        return config_toml(agent_id, _config_dict(*values))
     before, middle, between, after = template
     return "".join((before, comment_safe(agent_id), middle, segment, between, segment,
                     after)).encode("utf-8")
+
+
+def _config_values(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple,
+                   interpreter: str) -> tuple:
+    """What ``_config_dict`` builds one seat's config data from (``config_data``, from the values)."""
+    hook_path = layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts)
+    return (model, mode, [permission_pattern(server[0]) for server in servers], hook_command(interpreter, hook_path),
+            fleet_hooks)
+
+
+def _config_projection(*args) -> dict[str, object]:
+    return kimi_config_projection(_config_dict(*_config_values(*args)))
+
+
+# Every input of a fleet file's bytes and projection is among the arguments of these, so the file's
+# description (and, once compared, its rendering) is cached on them like the bearer files: re-planning
+# a settled fleet finds each seat's files already rendered. Only values are cached, never the disk.
+@lru_cache(maxsize=16384)
+def _config_file(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple,
+                 interpreter: str) -> EmittedFile:
+    return EmittedFile(layout.seat_path(root, agent_id, HARNESS, "config.toml"), FLEET, KIMI_CONFIG, 0o600, root,
+                       seat_config_toml, _config_projection, KIMI_CONFIG_KEYS,
+                       (root, agent_id, model, mode, servers, fleet_hooks, interpreter))
+
+
+@lru_cache(maxsize=16384)
+def _mcp_json_file(repo: Path, servers: tuple, prefix: str) -> EmittedFile:
+    return EmittedFile(layout.repo_path(repo, ".kimi-code", "mcp.json"), FLEET, KIMI_MCP, 0o600, repo, _mcp_file,
+                       _mcp_projection, kimi_mcp_keys([server[0] for server in servers], prefix), (servers, prefix))
 
 
 def _aot(rows: list[dict]):
@@ -231,37 +258,22 @@ def _mcp_projection(servers: tuple, prefix: str) -> dict[str, object]:
     return kimi_mcp_projection(_mcp_data(servers_of(servers)), prefix)
 
 
-@lru_cache(maxsize=256)
-def _mcp_owned_keys(servers: tuple, prefix: str) -> tuple[str, ...]:
-    return kimi_mcp_keys([server[0] for server in servers], prefix)
-
-
 def hook_script(memory_dir: Path) -> bytes:
     return emit_script(HOOK_SCRIPT, {"MEMORY_DIR": str(memory_dir), "BOOT_FILES": tuple(template.BOOT_FILES)})
 
 
 def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> list[EmittedFile]:
     """Every file a kimi-code seat is born with, in birth order. Pure: same inputs, same bytes."""
-    home, servers, files = bearer_emission(fleet, resident, HARNESS)
+    _, servers, files = bearer_emission(fleet, resident, HARNESS)
     interpreter = interpreter or fleet.hook_python or resolve_interpreter()
-    root, agent_id = fleet.instance_root, resident.agent_id
-    hook = _hook_file(root, agent_id)
-    mcp = (servers_key(servers), fleet.mcp_prefix)
-    # Bytes and projections are built on first use, from the same data: a plan of a settled seat
+    root, agent_id, key = fleet.instance_root, resident.agent_id, servers_key(servers)
+    # Bytes and projections are built on first use, from the same values: a plan of a settled seat
     # renders the bytes (cheap, through the templates) and never needs the projections.
-    files.append(EmittedFile(layout.seat_path(root, agent_id, HARNESS, "config.toml"), FLEET, KIMI_CONFIG, 0o600,
-                             root, seat_config_toml, _config_projection, KIMI_CONFIG_KEYS,
-                             (fleet, resident, home, hook.path, interpreter)))
-    files.append(EmittedFile(layout.repo_path(resident.repo, ".kimi-code", "mcp.json"), FLEET, KIMI_MCP, 0o600,
-                             resident.repo, _mcp_file, _mcp_projection, _mcp_owned_keys(*mcp), mcp))
-    files.append(hook)
+    files.append(_config_file(root, agent_id, resident.model or fleet.default_model, fleet.default_permission_mode,
+                              key, fleet.hooks, interpreter))
+    files.append(_mcp_json_file(resident.repo, key, fleet.mcp_prefix))
+    files.append(_hook_file(root, agent_id))
     return files
-
-
-def _config_projection(fleet: Fleet, resident: Resident, home: Path, hook_path: Path,
-                       interpreter: str) -> dict[str, object]:
-    del home  # the same arguments as seat_config_toml (one tuple serves both)
-    return kimi_config_projection(config_data(fleet, resident, hook_path, interpreter))
 
 
 # Pure and cached like the bearer files: the hook script depends only on the seat's names (its

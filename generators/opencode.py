@@ -67,9 +67,12 @@ def _header(agent_id: str, prefix: str) -> str:
 
 
 def opencode_jsonc(fleet: Fleet, resident: Resident, config: dict | None = None) -> bytes:
-    header = _header(comment_safe(resident.agent_id), comment_safe(fleet.mcp_prefix))
-    body = json.dumps(config or opencode_config(fleet, resident), indent=2, ensure_ascii=False)
-    return (header + body + "\n").encode("utf-8")
+    return _jsonc(resident.agent_id, fleet.mcp_prefix, config or opencode_config(fleet, resident))
+
+
+def _jsonc(agent_id: str, prefix: str, config: dict) -> bytes:
+    header = _header(comment_safe(agent_id), comment_safe(prefix))
+    return (header + json.dumps(config, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 # A fleet's opencode seats differ in opencode.jsonc only by the agent id (in the header), the seat
@@ -95,44 +98,49 @@ def _jsonc_template(prefix: str, model: str | None, allowed_paths: tuple, server
     return tuple(_MARKS.split(text))
 
 
-def seat_opencode_jsonc(fleet: Fleet, resident: Resident, servers: tuple) -> bytes:
-    """``opencode_jsonc`` for one seat (``servers``: the servers_key of its enabled servers), through
-    the per-fleet template when that is provably the same."""
-    home = layout.instance_home(fleet.instance_root, resident.agent_id, resident.harness)
-    home_glob, repo_glob = _allow_glob(home), _allow_glob(resident.repo)
+def seat_opencode_jsonc(root: Path, agent_id: str, repo: Path, allowed_paths: tuple, model: str | None, prefix: str,
+                        servers: tuple) -> bytes:
+    """``opencode_jsonc`` for one seat (the arguments of ``_jsonc_file``), through the per-fleet
+    template when that is provably the same."""
+    home = layout.instance_home(root, agent_id, HARNESS)
+    home_glob, repo_glob = _allow_glob(home), _allow_glob(repo)
     parts = None
     # Two equal `external_directory` keys would fold into one in a direct render, never in the template.
-    if home_glob != repo_glob and not {home_glob, repo_glob} & {_allow_glob(p) for p in resident.allowed_paths}:
-        parts = _jsonc_template(fleet.mcp_prefix, resident.model, resident.allowed_paths, servers)
+    if home_glob != repo_glob and not {home_glob, repo_glob} & {_allow_glob(p) for p in allowed_paths}:
+        parts = _jsonc_template(prefix, model, allowed_paths, servers)
     if parts is None:
-        return opencode_jsonc(fleet, resident, _config(home, resident.repo, resident.allowed_paths, resident.model,
-                                                       _mcp(servers_of(servers))))
-    home_text, repo_text = encode_basestring(str(home))[1:-1], encode_basestring(str(resident.repo))[1:-1]
+        return _jsonc(agent_id, prefix, _config(home, repo, allowed_paths, model, _mcp(servers_of(servers))))
+    home_text, repo_text = encode_basestring(str(home))[1:-1], encode_basestring(str(repo))[1:-1]
     before, id_to_home, home_to_home, home_to_home2, home_to_repo, after = parts
-    return "".join((before, comment_safe(resident.agent_id), id_to_home, home_text, home_to_home, home_text,
+    return "".join((before, comment_safe(agent_id), id_to_home, home_text, home_to_home, home_text,
                     home_to_home2, home_text, home_to_repo, repo_text, after)).encode("utf-8")
 
 
-def _projection(fleet: Fleet, resident: Resident, servers: tuple) -> dict[str, object]:
-    del servers  # the same arguments as seat_opencode_jsonc (one tuple serves both)
-    return opencode_projection(opencode_config(fleet, resident), fleet.mcp_prefix)
+def _projection(root: Path, agent_id: str, repo: Path, allowed_paths: tuple, model: str | None, prefix: str,
+                servers: tuple) -> dict[str, object]:
+    home = layout.instance_home(root, agent_id, HARNESS)
+    return opencode_projection(_config(home, repo, allowed_paths, model, _mcp(servers_of(servers))), prefix)
 
 
-@lru_cache(maxsize=256)
-def _owned_keys(servers: tuple, prefix: str) -> tuple[str, ...]:
-    return opencode_keys([server[0] for server in servers], prefix)
+# Every input of the file's bytes and projection is among the arguments, so its description (and,
+# once compared, its rendering) is cached on them like the bearer files (see kimi._config_file).
+@lru_cache(maxsize=16384)
+def _jsonc_file(root: Path, agent_id: str, repo: Path, allowed_paths: tuple, model: str | None, prefix: str,
+                servers: tuple) -> EmittedFile:
+    return EmittedFile(layout.repo_path(repo, "opencode.jsonc"), FLEET, OPENCODE_CONFIG, 0o600, repo,
+                       seat_opencode_jsonc, _projection, opencode_keys([server[0] for server in servers], prefix),
+                       (root, agent_id, repo, allowed_paths, model, prefix, servers))
 
 
 def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> list[EmittedFile]:
     """Every file an opencode seat is born with, in birth order. Pure: same inputs, same bytes."""
     del interpreter  # opencode runs no per-prompt hook
-    home, servers, files = bearer_emission(fleet, resident, HARNESS)
-    key = servers_key(servers)
-    # Bytes and projection are built on first use, from the same data (see kimi.emit).
-    files.append(EmittedFile(layout.repo_path(resident.repo, "opencode.jsonc"), FLEET, OPENCODE_CONFIG, 0o600,
-                             resident.repo, seat_opencode_jsonc, _projection, _owned_keys(key, fleet.mcp_prefix),
-                             (fleet, resident, key)))
-    files.append(_wake_file(fleet.instance_root, resident.agent_id))
+    _, servers, files = bearer_emission(fleet, resident, HARNESS)
+    root, agent_id = fleet.instance_root, resident.agent_id
+    # Bytes and projection are built on first use, from the same values (see kimi.emit).
+    files.append(_jsonc_file(root, agent_id, resident.repo, resident.allowed_paths, resident.model, fleet.mcp_prefix,
+                             servers_key(servers)))
+    files.append(_wake_file(root, agent_id))
     return files
 
 

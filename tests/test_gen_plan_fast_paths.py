@@ -289,3 +289,38 @@ def test_a_changed_catalog_is_never_answered_from_an_earlier_render(tmp_path):
         assert json.loads(files["mcp.json"].content)["mcpServers"]["neo-mjs-memory-core"]["args"] == json.loads(args)
         command = json5.loads(files["opencode.jsonc"].content.decode())["mcp"]["neo-mjs-memory-core"]["command"]
         assert command == ["node", *json.loads(args)]
+
+
+@pytest.mark.parametrize("change", [
+    lambda t: t.replace('default_model = "kimi-k2"', 'default_model = "kimi-k3"'),
+    lambda t: t.replace('default_model = "kimi-k2"\n', 'default_model = "kimi-k2"\ndefault_permission_mode = "auto"\n'),
+    lambda t: t.replace('default_model = "kimi-k2"\n', 'default_model = "kimi-k2"\nmcp_prefix = "neo-"\n'),
+    lambda t: t + '\n[[hooks]]\nevent = "Stop"\ncommand = "echo stop"\n',
+    lambda t: t.replace('args = ["server.js"]', 'args = ["server.js"]\nenv = { K = "v" }'),
+    lambda t: t.replace('repo = "r"\n', 'repo = "elsewhere"\nmodel = "m2"\nallowed_paths = ["/data"]\n'),
+])
+def test_cached_fleet_files_follow_every_value_they_are_rendered_from(tmp_path, change):
+    """The seat's fleet files are cached on the values they render from; a fleet that differs in any
+    of them gets its own bytes and projection, and the first fleet still gets its own back."""
+    from generators import opencode
+
+    root = tmp_path / "fleet"
+    base = manifest(str(root)) + '\n[[residents]]\nagent_id = "@oc"\nharness = "opencode"\nrepo = "r"\n'
+    for text, interpreter in ((base, PYTHON), (change(base), PYTHON), (base, PYTHON), (base, "/opt/py3")):
+        fleet = parse_manifest(text, root / "fleet.toml")
+        for resident in fleet.residents:
+            files = {f.path.name: f for f in emit_resident(fleet, resident, interpreter=interpreter)}
+            if resident.harness == "opencode":
+                direct = {"opencode.jsonc": opencode.opencode_jsonc(fleet, resident)}
+            else:
+                hook = files[kimi.HOOK_SCRIPT].path
+                direct = {"config.toml": kimi.config_toml(resident.agent_id,
+                                                          kimi.config_data(fleet, resident, hook, interpreter)),
+                          "mcp.json": kimi.mcp_json(kimi.mcp_data(fleet, resident))}
+            for name, data in direct.items():
+                item = files[name]
+                if name != "config.toml":
+                    assert item.path.parent in (resident.repo, resident.repo / ".kimi-code"), name
+                assert item.content == data, (name, resident.agent_id)
+                assert item.owned == composer.project(item.convergence, data, fleet.mcp_prefix)
+                assert list(item.owned_keys) == list(item.owned)
