@@ -9,7 +9,7 @@
   is never read). Goal: ratio <= 3. Beyond the baseline's I/O, plan lstats every fleet file before
   opening it and every directory below a trusted root once per seat (~10,500 lstat calls against
   the baseline's 4,000), so about half its time is system calls; the machine is shared, so read a
-  single run's ratio with its noise in mind (the same code gave 2.6x-3.3x in back-to-back runs).
+  single run's ratio with its noise in mind (the same code gave 2.05x-2.61x in five back-to-back runs).
 """
 
 from __future__ import annotations
