@@ -34,12 +34,14 @@ OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit}
 
 
-@dataclass(init=False)
+@dataclass
 class Artifact:
     path: Path
     owner: str  # "bearer" | "fleet"
     status: str  # CREATED (pending) | MATCH | DIVERGENT
-    owned_keys: list[str]
+    # A tuple, shared with the emitted file when the file is settled: a plan of a big fleet keeps one
+    # report per file, and a list of its own per artifact would be one more object for the collector.
+    owned_keys: tuple[str, ...]
     reason: str
     diff: str = ""
     # What apply needs (the file to write); not part of the report.
@@ -47,31 +49,9 @@ class Artifact:
     # The path segment a safety problem sits on (None when the path is safe).
     unsafe_at: Path | None = field(default=None, repr=False, compare=False)
 
-    def __init__(self, path: Path, owner: str, status: str, owned_keys, reason: str, diff: str = "",
-                 emitted: EmittedFile | None = None, unsafe_at: Path | None = None) -> None:
-        self.path, self.owner, self.status, self._owned_keys = path, owner, status, owned_keys
-        self.reason, self.diff, self.emitted, self.unsafe_at = reason, diff, emitted, unsafe_at
-
     def to_json(self) -> dict:
         return {"path": str(self.path), "owner": self.owner, "status": self.status,
                 "owned_keys": list(self.owned_keys), "reason": self.reason, "diff": self.diff}
-
-
-def _get_owned_keys(art: Artifact) -> list[str]:
-    keys = art._owned_keys
-    if type(keys) is not list:
-        keys = art._owned_keys = list(keys)
-    return keys
-
-
-def _set_owned_keys(art: Artifact, keys) -> None:
-    art._owned_keys = keys
-
-
-# owned_keys is stored as given (for a settled file, the emitted file's own tuple) and becomes a list
-# on first read: a plan of a big fleet is mostly looked at for its statuses, and a list per artifact
-# would be one more long-lived object per file for the garbage collector to walk.
-Artifact.owned_keys = property(_get_owned_keys, _set_owned_keys)
 
 
 @dataclass

@@ -237,16 +237,6 @@ def test_byte_comparison_only_short_cuts_a_match(tmp_path, name, edit, status):
         assert found.diff == composer._text_diff(item.path, render(item.owned), render(actual))
 
 
-def test_owned_keys_read_as_a_list_that_keeps_its_edits():
-    art = composer.Artifact(Path("/x"), "fleet", composer.MATCH, ("a", "b"), "r")
-    assert art.owned_keys == ["a", "b"] and type(art.owned_keys) is list
-    art.owned_keys.append("c")
-    assert art.owned_keys == ["a", "b", "c"] and art.to_json()["owned_keys"] == ["a", "b", "c"]
-    assert art == composer.Artifact(Path("/x"), "fleet", composer.MATCH, ["a", "b", "c"], "r")
-    art.owned_keys = ["z"]
-    assert art.owned_keys == ["z"]
-
-
 def test_emitted_file_renders_and_projects_once_each_on_first_use():
     calls = []
 
