@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, utils
 
 from curator.index_model import parse_index
-from curator.levers.merge import (COVERED, bytes_saved, covered, find_candidates, merged_entry_text, replace_group,
-                                  similarity_key, similarity_keys)
-from curator.levers.text import entries_by_id, without_links
+from curator.levers.merge import (COVERED, bytes_saved, covered, find_candidates, merged_entry_text, plain_text,
+                                  replace_group, similarity_key, similarity_keys)
+from curator.levers.text import entries_by_id, entry_source, without_links
 
 CORPUS = Path("/work/shared/corpus")
 INDEX = (
@@ -72,3 +72,20 @@ def test_similarity_key_fast_path_matches_the_general_one(line):
 @given(st.text(alphabet="abc de", max_size=30), st.text(alphabet="abc de", max_size=40))
 def test_covered_is_exactly_the_partial_ratio_rule(words, said):
     assert covered(words, said) == (fuzz.partial_ratio(words, said) >= COVERED)
+
+
+markdownish = st.lists(st.sampled_from(["- ", "* ", "1. ", "  ", "\n", "\r", "\ufeff", "a", "é", "; ", ". B",
+                                       "[x](d.md)", "`c`", "#", "\n\n"]), max_size=30).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(markdownish)
+def test_an_entrys_text_is_its_source_in_a_plain_file(text):
+    raw = text.encode("utf-8")
+    index = parse_index(raw)
+    assert plain_text(index) == (b"\r" not in raw)
+    for entry in index.entries:
+        if plain_text(index):
+            assert entry.text.rstrip("\n") == entry_source(index, entry).rstrip("\n")
+    for first, second in zip(index.entries, index.entries[1:]):
+        assert merged_entry_text(index, [first, second], plain=plain_text(index)) == merged_entry_text(index, [first, second])

@@ -159,13 +159,14 @@ def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = DEFAULT
 
     ranked.sort(key=rank)
     # Only the candidates shown are costed: the default merge text is built for each of them.
-    found = (_candidate(index, [entries[i] for i in group], score, target) for group, score, target in ranked)
+    plain = plain_text(index)
+    found = (_candidate(index, [entries[i] for i in group], score, target, plain) for group, score, target in ranked)
     return list(islice((c for c in found if c is not None), limit))
 
 
 def _groups(entries: list[Entry], pairs: dict) -> list[tuple[list[int], float, str]]:
     """Three or more entries that are all pairwise similar (a clique within a connected group)."""
-    parent = list(range(len(entries)))
+    parent = {i: i for pair in pairs for i in pair}  # only entries in a pair can be in a group
 
     def root(i: int) -> int:
         while parent[i] != i:
@@ -176,7 +177,7 @@ def _groups(entries: list[Entry], pairs: dict) -> list[tuple[list[int], float, s
     for i, j in pairs:
         parent[root(i)] = root(j)
     members: dict[int, list[int]] = {}
-    for i in {i for pair in pairs for i in pair}:
+    for i in parent:
         members.setdefault(root(i), []).append(i)
     groups = []
     for group in members.values():
@@ -190,9 +191,15 @@ def _groups(entries: list[Entry], pairs: dict) -> list[tuple[list[int], float, s
     return groups
 
 
-def _candidate(index: HotIndex, group: list[Entry], score: float, target: str) -> Candidate | None:
+def plain_text(index: HotIndex) -> bool:
+    """Valid UTF-8 and no carriage return: then an entry's ``text`` is exactly its source (the model
+    splits lines at '\\n' and '\\r' alike and drops a line's ending, where the source keeps the bytes)."""
+    return not index.decode_error_offsets and b"\r" not in index.raw
+
+
+def _candidate(index: HotIndex, group: list[Entry], score: float, target: str, plain: bool) -> Candidate | None:
     try:
-        merged = merged_entry_text(index, group)
+        merged = merged_entry_text(index, group, plain=plain)
     except InputError:
         return None
     saved = bytes_saved(index, group, merged)
@@ -212,17 +219,20 @@ def pointer_targets(text: str) -> Counter:
     return Counter(link.target for link in markdown.links_in_text(text))
 
 
-def merged_entry_text(index: HotIndex, group: list[Entry]) -> str:
+def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = False) -> str:
     """The default merged entry: the first entry as it is, its first line extended by the others'
-    distinct facets (their continuation lines become facets too). No line ending at the end."""
-    first = entry_source(index, group[0]).rstrip("\n")
+    distinct facets (their continuation lines become facets too). No line ending at the end.
+
+    ``plain``: the caller knows the file is valid UTF-8 without a carriage return (``plain_text``),
+    so each entry's decoded text is already its source and nothing is decoded again."""
+    sources = [entry.text.rstrip("\n") if plain else entry_source(index, entry).rstrip("\n") for entry in group]
+    first = sources[0]
     head, newline, tail = first.partition("\n")
     line = head.rstrip()
     links = [link for entry in group for link in entry.pointers]
     said = link_free_words(first, links)
     have = {link.target for link in group[0].pointers}
-    for other in group[1:]:
-        source = entry_source(index, other).rstrip("\n")
+    for other, source in zip(group[1:], sources[1:]):
         for part in source.split("\n"):
             part = part.strip()
             if not part:
