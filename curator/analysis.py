@@ -14,7 +14,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from curator.errors import InputError
-from curator.fsio import read_bytes
+from curator.fsio import leftover_temps, read_bytes
 from curator.index_model import Entry, HotIndex, parse_index
 from curator.load_sim import ALL, LoadResult, simulate
 from curator.meter import Limits, Meter, measure
@@ -140,6 +140,9 @@ def analyze(
     if index.decode_error_offsets:
         warnings.append(f"{index_path}: not valid UTF-8 at byte offset {index.decode_error_offsets[0]:,} "
                         f"({len(index.decode_error_offsets)} line(s) affected); bytes counted as on disk")
+    for temp, target in leftover_temps(memory_dir):
+        warnings.append(f"{memory_dir / temp}: left by an interrupted save of {target}, which is intact; it holds "
+                        "the bytes that were being saved: compare the two, then delete it")
     identity = read_identity(memory_dir / IDENTITY_NAME)
     source = str(memory_dir.absolute())
     loads = {name: simulate(index, identity, name, limits, memory_dir=source) for name in profiles}

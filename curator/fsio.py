@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 from curator.errors import InputError
@@ -65,6 +67,30 @@ def write_temp(path: Path, data: bytes, mode: int) -> str:
         _unlink_quietly(tmp_name)
         raise
     return tmp_name
+
+
+# What ``write_temp`` names its files (mkstemp's 8 random characters between our prefix and suffix).
+TEMP_NAME = re.compile(r"\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp")
+TEMP_STALE_S = 60  # a save takes milliseconds; a temp file this old was left by one that never finished
+
+
+def leftover_temps(directory: Path, *, now: float | None = None) -> list[tuple[str, str]]:
+    """(temp file name, the file it was replacing) for every temp file an interrupted save left in
+    ``directory``: the save was killed between writing and renaming. Its target is intact, and the
+    temp file holds the bytes that were being saved, so it is reported, never deleted."""
+    now = time.time() if now is None else now
+    found = []
+    try:
+        with os.scandir(directory) as items:
+            for item in items:
+                match = TEMP_NAME.fullmatch(item.name) if item.name.startswith(".") else None
+                if match is None or not item.is_file(follow_symlinks=False):
+                    continue
+                if now - item.stat(follow_symlinks=False).st_mtime >= TEMP_STALE_S:
+                    found.append((item.name, match["target"]))
+    except OSError:  # an unreadable directory is reported by whoever reads the seat
+        return []
+    return sorted(found)
 
 
 def _unlink_quietly(name: str) -> None:

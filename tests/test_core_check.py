@@ -162,6 +162,21 @@ def test_symlinked_index_is_reported(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert data["symlinked"] is True and data["bytes"] == len(CLEAN)
 
 
+def test_a_temp_file_left_by_an_interrupted_save_is_a_warning(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    memory = seat(tmp_path, CLEAN, **{"identity.md": "# Identity\n"})
+    temp = memory / ".MEMORY.md.k3x_9qaz.tmp"
+    temp.write_bytes(CLEAN + b"- the lesson that was being saved\n")
+    os.utime(temp, (1_000_000_000, 1_000_000_000))  # long ago: no save is still writing it
+    code, out, _ = run(capsys, memory)
+    assert code == 0  # a warning, not a failure: MEMORY.md itself is intact
+    assert "warning:" in out and ".MEMORY.md.k3x_9qaz.tmp" in "".join(out.split())  # rich wraps long paths
+    data = json.loads(run(capsys, memory, "--json")[1])
+    assert data["exit_code"] == 0
+    assert any(".MEMORY.md.k3x_9qaz.tmp" in w and "interrupted save of MEMORY.md" in w for w in data["warnings"])
+    assert temp.read_bytes().endswith(b"being saved\n")  # left for the bearer to compare
+
+
 def test_permission_denied(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     memory = seat(tmp_path, CLEAN)
     target = memory / "MEMORY.md"

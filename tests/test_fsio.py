@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
 from curator.errors import InputError
-from curator.fsio import atomic_write, exclusive_create, read_bytes
+from curator.fsio import TEMP_STALE_S, atomic_write, exclusive_create, leftover_temps, read_bytes, write_temp
 
 
 def test_atomic_write_replaces_content_keeps_mode_and_leaves_no_temp(tmp_path):
@@ -74,3 +75,18 @@ def test_read_bytes_names_the_file_for_each_bad_input(tmp_path, make, message):
     with pytest.raises(InputError, match=message) as caught:
         read_bytes(target, max_bytes=1024)
     assert str(target) in str(caught.value)
+
+
+def test_leftover_temps_names_only_stale_temp_files_of_our_own_naming(tmp_path):
+    # A real temp file from write_temp, as an interrupted save leaves it, plus look-alikes that are not.
+    temp = Path(write_temp(tmp_path / "MEMORY.md", b"- unsaved lesson\n", 0o600)).name
+    (tmp_path / ".notes.tmp").write_text("a user's own hidden file")
+    (tmp_path / "draft.MEMORY.md.abcdefgh.tmp").write_text("no leading dot")
+    (tmp_path / ".craft.md.ABCDEFGH.tmp").write_text("upper case is never mkstemp's")
+    os.mkdir(tmp_path / ".dir.md.abcdefgh.tmp")
+    os.symlink(tmp_path / temp, tmp_path / ".link.md.abcdefgh.tmp")
+    now = os.stat(tmp_path / temp).st_mtime
+    assert leftover_temps(tmp_path, now=now) == []  # a save may still be running: too fresh to tell
+    assert leftover_temps(tmp_path, now=now + TEMP_STALE_S) == [(temp, "MEMORY.md")]
+    assert (tmp_path / temp).read_bytes() == b"- unsaved lesson\n"  # reported, never removed
+    assert leftover_temps(tmp_path / "missing", now=now) == []

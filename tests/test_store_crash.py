@@ -7,11 +7,14 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 
 import pytest
 
+from curator.analysis import analyze
 from curator.change import Change
 from curator.errors import CuratorError
+from curator.fsio import TEMP_STALE_S, leftover_temps
 from curator.index_model import parse_index
 from curator.store import SeatStore
 
@@ -138,6 +141,14 @@ def test_sigkill_between_write_and_rename_leaves_old_file_intact(seat):
     store = SeatStore.open(memory, state_dir=state)
     assert not store.can_undo
     assert store.read("MEMORY.md") == OLD_INDEX
+    # The temp file the killed save left is reported by the seat's analysis (once it is clearly stale),
+    # never deleted: it holds the bytes that were being saved.
+    [temp] = leftovers(memory)
+    assert leftover_temps(memory, now=time.time() + TEMP_STALE_S) == [(temp, "MEMORY.md")]
+    os.utime(memory / temp, (time.time() - 3600, time.time() - 3600))
+    warnings = analyze(memory).warnings
+    assert any(temp in w and "interrupted save of MEMORY.md" in w for w in warnings), warnings
+    assert leftovers(memory) == [temp]
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/fd"), reason="needs /proc to find the temp file")
