@@ -54,7 +54,7 @@ async def type_into_curator(memory_dir: Path) -> float:
 
     app = CuratorApp(memory_dir)
     async with app.run_test(size=SIZE) as pilot:
-        while app.screen.analysis is None:  # the panels and the first analysis come after the first frame
+        while not app.screen.is_settled():  # the panels and the first analysis come after the first frame
             await pilot.pause(0.01)
         await app.workers.wait_for_complete()
         start = time.perf_counter()

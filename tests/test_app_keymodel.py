@@ -469,3 +469,20 @@ async def test_a_keys_file_rebinds_an_action_everywhere_it_is_shown(tmp_path):
         await pilot.press("f7")
         await settle(app, pilot)
     assert (seat / "MEMORY.md").read_bytes() == before
+
+
+async def test_the_unsaved_mark_follows_typing_undo_and_save_keeps_the_cursor(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        title = app.screen.query_one("#seat-title")
+        await pilot.press("down", "down", "x")
+        await pilot.pause()
+        assert str(title.render()).startswith("● unsaved")
+        await pilot.press("ctrl+z")  # the editor's own undo: no edit() call, still measured
+        await pilot.pause()
+        assert not str(title.render()).startswith("● unsaved") and not app.screen.dirty
+        await pilot.press("y", "ctrl+s")
+        await settle(app, pilot)
+        assert not app.screen.dirty and app.screen.editor.cursor_location == (2, 1)  # where the bearer typed
