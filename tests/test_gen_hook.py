@@ -15,7 +15,7 @@ import pytest
 import tomllib
 
 from generators import composer, hook_format, kimi, opencode
-from generators.script_source import HOOK_SCRIPT, WAKE_SCRIPT, emit_script, script_source
+from generators.script_source import HOOK_SCRIPT, WAKE_SCRIPT, emit_script, identity_hook, script_source
 from test_gen_fixtures import KIMI, OPENCODE, make_fleet
 
 BOOT = "session-boot"
@@ -156,8 +156,10 @@ def test_emitted_scripts_are_the_sources_with_only_literals_replaced(seat):
     emitted = (seat.plan.instance_home / "hooks" / HOOK_SCRIPT).read_bytes().split(b"\n")
     source = script_source(HOOK_SCRIPT).split(b"\n")
     changed = [i for i, (a, b) in enumerate(zip(emitted, source)) if a != b]
-    assert len(emitted) == len(source) and len(changed) == 1
-    assert emitted[changed[0]] == f"MEMORY_DIR = {str(seat.memory)!r}  # seat-curator:literal".encode()
+    assert len(emitted) == len(source) and len(changed) == 2
+    assert [emitted[i] for i in changed] == [
+        f"MEMORY_DIR = {str(seat.memory)!r}  # seat-curator:literal".encode(),
+        f"SEAT_HOME = {str(seat.plan.instance_home)!r}  # seat-curator:literal".encode()]
     assert emit_script(WAKE_SCRIPT) == script_source(WAKE_SCRIPT)
     mode = (seat.plan.instance_home / "hooks" / HOOK_SCRIPT).stat().st_mode
     assert stat.S_IMODE(mode) == 0o700
@@ -167,6 +169,86 @@ def test_hook_imports_nothing_from_the_project():
     source = script_source(HOOK_SCRIPT).decode()
     imports = {line.split()[1] for line in source.splitlines() if line.strip().startswith(("import ", "from "))}
     assert imports <= {"sys", "posix", "nt", "_json", "json"}, imports
+
+
+# ---------------------------------------------------------------------------- the same hook for Claude Code
+
+
+class ClaudeSeat:
+    """The hook emitted for a claude-code seat (SessionStart, identity.md only), run as settings.json
+    runs it: its command through a shell, the Claude Code payload on stdin."""
+
+    def __init__(self, tmp_path: Path):
+        self.memory = tmp_path / "claude seat" / "memory"
+        self.memory.mkdir(parents=True)
+        (self.memory / "MEMORY.md").write_text("# Seat memory index\n\n- loaded natively, never by the hook\n")
+        (self.memory / "identity.md").write_text("# Identity\n\nagent: claude-1\n")
+        self.home = tmp_path / "claude seat"
+        self.script = self.home / "hooks" / HOOK_SCRIPT
+        self.script.parent.mkdir()
+        self.script.write_bytes(identity_hook("claude-code", self.memory, self.home, ("identity.md",)))
+        self.command = kimi.hook_command(kimi.resolve_interpreter(), self.script)
+
+    def run(self, stdin: bytes | str) -> subprocess.CompletedProcess:
+        data = stdin.encode() if isinstance(stdin, str) else stdin
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # no HOME: the hook keeps no state
+        return subprocess.run(self.command, shell=True, input=data, capture_output=True, env=env, timeout=30,
+                              cwd=self.home)
+
+    def session_start(self, source: str, sid: str = "c-1") -> subprocess.CompletedProcess:
+        return self.run(json.dumps({"session_id": sid, "transcript_path": "/x/t.jsonl", "cwd": "/repo",
+                                    "hook_event_name": "SessionStart", "source": source}))
+
+
+@pytest.fixture
+def claude(tmp_path):
+    return ClaudeSeat(tmp_path)
+
+
+@pytest.mark.parametrize("source, trigger", [("startup", BOOT), ("resume", BOOT), ("clear", BOOT),
+                                             ("compact", RELOAD)])
+def test_claude_session_start_prints_identity_only(claude, source, trigger):
+    result = claude.session_start(source)
+    assert (result.returncode, result.stderr) == (0, b"")
+    identity = (claude.memory / "identity.md").read_bytes()
+    assert result.stdout == hook_format.injected_at_session_start(str(claude.memory), {"identity.md": identity},
+                                                                  source)
+    assert result.stdout.startswith(
+        f'<seat-memory-layer source="{claude.memory}" trigger="{trigger}">\n'.encode())
+    assert b"<!-- identity.md -->\n# Identity\n\nagent: claude-1\n" in result.stdout
+    assert b"MEMORY.md -->" not in result.stdout and b"loaded natively, never" not in result.stdout
+    assert b"wake-route" not in result.stdout
+    assert result.stdout.endswith(b"</seat-memory-layer>\n")
+
+
+def test_claude_hook_is_stateless_every_boundary_prints_again(claude):
+    first, second = claude.session_start("startup"), claude.session_start("startup")
+    assert first.stdout == second.stdout and first.stdout
+    assert sorted(p.name for p in claude.home.rglob("*")) == sorted(
+        ["memory", "MEMORY.md", "identity.md", "hooks", HOOK_SCRIPT])  # nothing written anywhere
+
+
+@pytest.mark.parametrize("stdin", ["not json", "{", "[1, 2]", "\xff\xfe", '{"hook_event_name": "SessionStart"} x',
+                                   "", '{"hook_event_name": "SessionStart"}',
+                                   '{"hook_event_name": "SessionStart", "source": "bogus"}',
+                                   '{"hook_event_name": "SessionStart", "source": ["startup"]}',
+                                   '{"hook_event_name": "UserPromptSubmit", "session_id": "c-1"}',
+                                   '{"hook_event_name": "PostCompact", "session_id": "c-1"}'])
+def test_claude_garbage_and_other_events_are_silent(claude, stdin):
+    result = claude.run(stdin.encode("latin-1"))
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+
+
+def test_claude_missing_identity_prints_the_empty_block(claude):
+    (claude.memory / "identity.md").unlink()
+    result = claude.session_start("startup")
+    assert result.returncode == 0
+    assert result.stdout == hook_format.injected_at_session_start(str(claude.memory), {}, "startup")
+
+
+def test_kimi_hook_stays_silent_on_a_claude_session_start(seat):
+    result = seat.event("SessionStart", source="startup", transcript_path="/x/t.jsonl")
+    assert (result.returncode, result.stdout) == (0, b"")
 
 
 # ---------------------------------------------------------------------------- wake-envelope script
