@@ -15,10 +15,18 @@ import pytest
 import tomllib
 
 from generators import composer, hook_format, kimi, opencode
+from generators.scripts import identity_anchor_hook
 from generators.script_source import HOOK_SCRIPT, WAKE_SCRIPT, emit_script, identity_hook, script_source
 from test_gen_fixtures import KIMI, OPENCODE, make_fleet
 
 BOOT = "session-boot"
+
+
+def marker(sid, kind: str) -> str:
+    """The name of a session's state file, as the hook names it."""
+    return f"{identity_anchor_hook.state_name(sid)}.{kind}"
+
+
 RELOAD = "post-compact-reload"
 
 
@@ -35,15 +43,20 @@ class Seat:
         self.home = tmp_path / "kimi home"
         self.state = self.home / "identity-anchor"
 
-    def run(self, stdin: bytes | str, *, home: Path | None = None) -> subprocess.CompletedProcess:
+    def run(self, stdin: bytes | str, *, home: Path | None = None, env: dict | None = None,
+            cwd: Path | None = None) -> subprocess.CompletedProcess:
+        """``env`` replaces HOME and KIMI_CODE_HOME (PATH is always set)."""
         data = stdin.encode() if isinstance(stdin, str) else stdin
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home.parent),
-               "KIMI_CODE_HOME": str(home or self.home)}
-        return subprocess.run(self.command, shell=True, input=data, capture_output=True, env=env, timeout=30)
+        if env is None:
+            env = {"HOME": str(self.home.parent), "KIMI_CODE_HOME": str(home or self.home)}
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **env}
+        return subprocess.run(self.command, shell=True, input=data, capture_output=True, env=env, timeout=30,
+                              cwd=cwd)
 
-    def event(self, name: str, sid: str = "s-1", **extra) -> subprocess.CompletedProcess:
+    def event(self, name: str, sid: object = "s-1", **extra) -> subprocess.CompletedProcess:
+        run_args = {k: extra.pop(k) for k in ("home", "env", "cwd") if k in extra}
         return self.run(json.dumps({"hook_event_name": name, "session_id": sid, "cwd": "/x",
-                                    "client_type": "cli", **extra}))
+                                    "client_type": "cli", **extra}), **run_args)
 
 
 @pytest.fixture
@@ -77,13 +90,13 @@ def test_contract_matrix_for_one_session(seat):
     assert (ordinary.returncode, ordinary.stdout) == (0, b"")
     compact = seat.event("PostCompact", trigger="auto")
     assert (compact.returncode, compact.stdout) == (0, b"")
-    assert (seat.state / "s-1.compacted").exists()
+    assert (seat.state / marker("s-1", "compacted")).exists()
     reload = seat.event("UserPromptSubmit")
     assert reload.stdout == _expected(seat, RELOAD)
-    assert not (seat.state / "s-1.compacted").exists()
+    assert not (seat.state / marker("s-1", "compacted")).exists()
     after = seat.event("UserPromptSubmit")
     assert (after.returncode, after.stdout) == (0, b"")
-    assert sorted(p.name for p in seat.state.iterdir()) == ["s-1.done"]
+    assert sorted(p.name for p in seat.state.iterdir()) == [marker("s-1", "done")]
 
 
 @pytest.mark.parametrize("stdin", ["not json", "{", "[1, 2]", "\xff\xfe", '{"hook_event_name": "UserPromptSubmit"} x'])
@@ -98,18 +111,15 @@ def test_empty_stdin_and_other_events_are_silent(seat):
     for event in ("Stop", "SessionStart", "PreCompact", "Notification"):
         result = seat.event(event)
         assert (result.returncode, result.stdout) == (0, b"")
-    assert not (seat.state / "s-1.done").exists()  # the boot is still ahead
+    assert not (seat.state / marker("s-1", "done")).exists()  # the boot is still ahead
     assert seat.event("UserPromptSubmit").stdout == _expected(seat, BOOT)
 
 
 def test_session_id_with_path_tricks_stays_in_the_state_dir(seat, tmp_path):
     result = seat.event("UserPromptSubmit", sid="../../escape/../x y")
     assert result.stdout == _expected(seat, BOOT)
-    assert [p.name for p in seat.state.iterdir()] == ["______escape____x_y.done"]
+    assert [p.name for p in seat.state.iterdir()] == [marker("../../escape/../x y", "done")]
     assert not (tmp_path / "escape").exists()
-    missing = seat.run(json.dumps({"hook_event_name": "UserPromptSubmit"}))  # no id → "unknown"
-    assert missing.stdout == _expected(seat, BOOT)
-    assert (seat.state / "unknown.done").exists()
 
 
 def test_missing_boot_file_is_skipped(seat):
@@ -168,7 +178,7 @@ def test_emitted_scripts_are_the_sources_with_only_literals_replaced(seat):
 def test_hook_imports_nothing_from_the_project():
     source = script_source(HOOK_SCRIPT).decode()
     imports = {line.split()[1] for line in source.splitlines() if line.strip().startswith(("import ", "from "))}
-    assert imports <= {"sys", "posix", "nt", "_json", "json"}, imports
+    assert imports <= {"sys", "posix", "nt", "_json", "json", "_sha256", "_sha2", "hashlib"}, imports
 
 
 # ---------------------------------------------------------------------------- the same hook for Claude Code

@@ -10,6 +10,16 @@
 # loads MEMORY.md natively); stateless. Other events print nothing.
 # Standalone and stdlib-only; any error is silent and exits 0 (fail-open), so a broken hook never
 # blocks a prompt.
+#
+# Hostile files: a boot file is opened without following a symlink and without blocking, and is
+# read only if the open descriptor is a regular file, at most BYTE_CAP bytes. A refused file is
+# named inside the block by a one-line notice (`<!-- MEMORY.md: not loaded: a symlink -->`), so
+# the agent knows its memory is missing; its content, or its target, never reaches the model.
+# State (kimi-code): one empty marker file per session, named by a collision-free encoding of the
+# session id, created with O_EXCL|O_NOFOLLOW inside an identity-anchor/ directory that is never
+# followed through a symlink. It lives in $KIMI_CODE_HOME (absolute), else $HOME/.kimi-code
+# (absolute HOME, KIMI_CODE_HOME unset), else the seat's own home baked in below. A prompt without
+# a session id keeps no state: every such prompt prints the boot files.
 """Identity-anchor hook: reloads a seat's hot memory at session boot and after compaction."""
 
 import sys
@@ -24,31 +34,7 @@ MEMORY_DIR = '/path/to/seat/memory'  # seat-curator:literal
 SEAT_HOME = '/path/to/seat'  # seat-curator:literal
 BOOT_FILES = ('MEMORY.md', 'identity.md')  # seat-curator:literal
 
-TRIGGER_BOOT = "session-boot"
-TRIGGER_RELOAD = "post-compact-reload"
-NOTE = ("Seat memory: the hot index and identity below load at session boot and after compaction; "
-        "detail files in this directory load on demand, by path.")
-NOTE_IDENTITY = ("Seat memory: the identity below loads at every session start and after compaction; "
-                 "the hot index MEMORY.md loads natively; detail files in this directory load on demand, by path.")
-CLAUDE_SOURCES = ("startup", "resume", "clear", "compact")
-WAKE_ROUTE = ("A wake envelope exists at $KIMI_CODE_HOME/wake-envelope.json: route wake-ups through it, "
-              "not through a guessed session.")
-
-
-def render(memory_dir, files, trigger, wake_route, note=NOTE):
-    """The exact bytes the hook prints. ``files``: (name, content bytes) pairs for boot files that exist.
-
-    The curator imports this function to count what a boot injects, so the two never disagree.
-    """
-    source = memory_dir.replace("&", "&amp;").replace('"', "&quot;")
-    parts = [f'<seat-memory-layer source="{source}" trigger="{trigger}">\n{note}\n'.encode("utf-8")]
-    for name, content in files:
-        parts.append(f"<!-- {name} -->\n".encode("utf-8"))
-        parts.append(content if content.endswith(b"\n") or not content else content + b"\n")
-    if wake_route:
-        parts.append(f"<!-- wake-route -->\n{WAKE_ROUTE}\n".encode("utf-8"))
-    parts.append(b"</seat-memory-layer>\n")
-    return b"".join(parts)
+_SHORT_ID = 60  # ids up to this many UTF-8 bytes are named by their hex; longer ones by a sha256
 
 
 def _parse(raw):
@@ -91,6 +77,162 @@ def _env(name):
     return environ.get(name) or ""
 
 
+def seat_state_home():
+    """Where the session markers live: the harness's own home when the environment names one as an
+    absolute path, else the seat's home (never a path relative to wherever the harness runs)."""
+    home = _env("KIMI_CODE_HOME")
+    if home.startswith("/"):
+        return home.rstrip("/") or "/"
+    if not home:
+        user = _env("HOME").rstrip("/")
+        if user.startswith("/"):
+            return user + "/.kimi-code"
+    return SEAT_HOME
+
+
+def state_name(sid):
+    """The file-name stem for a session id; distinct ids never share one, and any length fits.
+
+    None for a missing, null or empty id. A short id is named by the hex of its type-tagged UTF-8
+    bytes (the string "5" and the number 5 differ); a longer one by their sha256, imported only then
+    (hashlib costs more than the whole silent path)."""
+    if sid is None or sid == "":
+        return None
+    if isinstance(sid, str):
+        data = b"s" + sid.encode("utf-8", "surrogatepass")
+    else:
+        data = (type(sid).__name__ + ":" + repr(sid)).encode("utf-8", "surrogatepass")
+    if len(data) <= _SHORT_ID:
+        return "x" + data.hex()
+    try:
+        from _sha256 import sha256
+    except ImportError:  # 3.12+ keeps it in _sha2; any interpreter has hashlib
+        try:
+            from _sha2 import sha256
+        except ImportError:
+            from hashlib import sha256
+    return "d" + sha256(data).hexdigest()
+
+
+def main():
+    payload = _parse(sys.stdin.buffer.read())
+    if HARNESS == "kimi-code" and payload.get("hook_event_name") == "UserPromptSubmit":
+        stem = state_name(payload.get("session_id"))
+        if stem is not None:  # the silent path: every ordinary prompt ends here, zero bytes, two lstat calls
+            marker = seat_state_home() + "/identity-anchor/" + stem
+            try:
+                _fs.lstat(marker + ".done")
+            except FileNotFoundError:
+                pass  # the session's boot
+            else:
+                try:
+                    _fs.lstat(marker + ".compacted")
+                except FileNotFoundError:
+                    return
+    _load_boundary()
+    boundary(payload)
+
+
+def _load_boundary():
+    """Define the code every boundary needs. It is compiled only when one comes: compiling it costs
+    more than all the work of the silent path, which every ordinary prompt takes."""
+    exec(compile(_BOUNDARY, __file__, "exec"), globals())
+
+
+_BOUNDARY = r'''
+TRIGGER_BOOT = "session-boot"
+TRIGGER_RELOAD = "post-compact-reload"
+NOTE = ("Seat memory: the hot index and identity below load at session boot and after compaction; "
+        "detail files in this directory load on demand, by path.")
+NOTE_IDENTITY = ("Seat memory: the identity below loads at every session start and after compaction; "
+                 "the hot index MEMORY.md loads natively; detail files in this directory load on demand, by path.")
+CLAUDE_SOURCES = ("startup", "resume", "clear", "compact")
+BYTE_CAP = 262144  # a boot file past this is refused, never injected: ten times the index's read limit
+WAKE_ROUTE = ("A wake envelope exists at $KIMI_CODE_HOME/wake-envelope.json: route wake-ups through it, "
+              "not through a guessed session.")
+
+_DIR_FLAGS = (_fs.O_RDONLY | getattr(_fs, "O_DIRECTORY", 0) | getattr(_fs, "O_NOFOLLOW", 0)
+              | getattr(_fs, "O_CLOEXEC", 0))
+_READ_FLAGS = (_fs.O_RDONLY | getattr(_fs, "O_NOFOLLOW", 0) | getattr(_fs, "O_NONBLOCK", 0)
+               | getattr(_fs, "O_CLOEXEC", 0))
+_CREATE_FLAGS = (_fs.O_WRONLY | _fs.O_CREAT | _fs.O_EXCL | getattr(_fs, "O_NOFOLLOW", 0)
+                 | getattr(_fs, "O_CLOEXEC", 0))
+_IFMT, _IFREG, _IFLNK = 0o170000, 0o100000, 0o120000
+
+
+def render(memory_dir, files, trigger, wake_route, note=NOTE):
+    """The exact bytes the hook prints. ``files``: (name, content) pairs for boot files that exist;
+    content is the file's bytes, or a str saying why the file was refused (printed as a notice).
+
+    The curator imports this function to count what a boot injects, so the two never disagree.
+    """
+    source = memory_dir.replace("&", "&amp;").replace('"', "&quot;")
+    parts = [f'<seat-memory-layer source="{source}" trigger="{trigger}">\n{note}\n'.encode("utf-8")]
+    for name, content in files:
+        if isinstance(content, str):
+            parts.append(f"<!-- {name}: not loaded: {content} -->\n".encode("utf-8"))
+            continue
+        parts.append(f"<!-- {name} -->\n".encode("utf-8"))
+        parts.append(content if content.endswith(b"\n") or not content else content + b"\n")
+    if wake_route:
+        parts.append(f"<!-- wake-route -->\n{WAKE_ROUTE}\n".encode("utf-8"))
+    parts.append(b"</seat-memory-layer>\n")
+    return b"".join(parts)
+
+
+def _kind(name, dir_fd):
+    """The file type bits of ``name`` itself (a symlink is not followed), or None if it is absent."""
+    try:
+        return _fs.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode & _IFMT
+    except FileNotFoundError:
+        return None
+
+
+def _read_capped(name, dir_fd):
+    """A boot file's bytes, a str saying why it is refused, or None if it does not exist."""
+    try:
+        fd = _fs.open(name, _READ_FLAGS, dir_fd=dir_fd)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return "a symlink" if _kind(name, dir_fd) == _IFLNK else "cannot be opened"
+    try:
+        if _fs.fstat(fd).st_mode & _IFMT != _IFREG:  # the descriptor, not the path: no race
+            return "not a regular file"
+        chunks, size = [], 0
+        while size <= BYTE_CAP:
+            chunk = _fs.read(fd, BYTE_CAP + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > BYTE_CAP:
+            return f"larger than {BYTE_CAP} bytes"
+        return b"".join(chunks)
+    except OSError:
+        return "cannot be read"
+    finally:
+        _fs.close(fd)
+
+
+def _read_boot_files():
+    try:
+        dir_fd = _fs.open(MEMORY_DIR, _DIR_FLAGS)
+    except FileNotFoundError:
+        return []
+    except OSError:
+        return [(name, "its directory is a symlink or not a directory") for name in BOOT_FILES]
+    try:
+        files = []
+        for name in BOOT_FILES:
+            content = _read_capped(name, dir_fd)
+            if content is not None:
+                files.append((name, content))
+        return files
+    finally:
+        _fs.close(dir_fd)
+
+
 def _exists(path):
     try:
         _fs.stat(path)
@@ -112,67 +254,64 @@ def _makedirs(path):
         _fs.mkdir(path, 0o700)
 
 
-def _touch(path):
-    open(path, "wb").close()
+def _mark(name, dir_fd):
+    """Create an empty marker. One already there counts only if it is a regular file: a symlink in
+    its place is never followed, written or truncated."""
+    try:
+        _fs.close(_fs.open(name, _CREATE_FLAGS, 0o600, dir_fd=dir_fd))
+    except FileExistsError:
+        if _kind(name, dir_fd) != _IFREG:
+            raise
 
 
-def _read_boot_files():
-    files = []
-    for name in BOOT_FILES:
-        try:
-            with open(MEMORY_DIR.rstrip("/") + "/" + name, "rb") as handle:
-                files.append((name, handle.read()))
-        except FileNotFoundError:
-            continue
-    return files
-
-
-def session_start(payload):
-    """Claude Code: every SessionStart prints the boot files; no state is kept."""
-    source = payload.get("source")
-    if payload.get("hook_event_name") != "SessionStart" or source not in CLAUDE_SOURCES:
-        return
-    trigger = TRIGGER_RELOAD if source == "compact" else TRIGGER_BOOT
-    output = render(MEMORY_DIR, _read_boot_files(), trigger, False, NOTE_IDENTITY)
+def _print(output):
     sys.stdout.buffer.write(output)
     sys.stdout.buffer.flush()
 
 
-def main():
-    payload = _parse(sys.stdin.buffer.read())
-    if HARNESS == "claude-code":
-        return session_start(payload)
+def boundary(payload):
+    """Every event the silent path did not settle."""
     event = payload.get("hook_event_name")
-    sid = payload.get("session_id") or "unknown"
-    if not isinstance(sid, str):
-        sid = str(sid)
-    sid = "".join(c if c.isascii() and (c.isalnum() or c in "_-") else "_" for c in sid)
-    home = _env("KIMI_CODE_HOME") or _env("HOME").rstrip("/") + "/.kimi-code"
+    if HARNESS == "claude-code":
+        source = payload.get("source")
+        if event == "SessionStart" and isinstance(source, str) and source in CLAUDE_SOURCES:
+            trigger = TRIGGER_RELOAD if source == "compact" else TRIGGER_BOOT
+            _print(render(MEMORY_DIR, _read_boot_files(), trigger, False, NOTE_IDENTITY))
+        return
+    if event != "UserPromptSubmit" and event != "PostCompact":
+        return
+    stem = state_name(payload.get("session_id"))
+    home = seat_state_home()
+    wake = home.rstrip("/") + "/wake-envelope.json"
+    if stem is None:  # no id: nothing to remember a boot by, so every prompt is a boundary
+        if event == "UserPromptSubmit":
+            _print(render(MEMORY_DIR, _read_boot_files(), TRIGGER_BOOT, _exists(wake)))
+        return
     state = home.rstrip("/") + "/identity-anchor"
-    done = state + "/" + sid + ".done"
-    compacted = state + "/" + sid + ".compacted"
-
-    if event == "UserPromptSubmit" and _exists(done) and not _exists(compacted):
-        return  # the silent path: every ordinary prompt ends here, zero bytes, two stat calls
-    _makedirs(state)
-    if event == "PostCompact":
-        _touch(compacted)
-        return
-    if event != "UserPromptSubmit":
-        return
-    after = _exists(compacted)
-
-    files = _read_boot_files()
-    wake = _exists(home.rstrip("/") + "/wake-envelope.json")
-    output = render(MEMORY_DIR, files, TRIGGER_RELOAD if after else TRIGGER_BOOT, wake)
-    # Record the boundary before printing: if state cannot be kept, stay silent rather than
-    # re-inject the whole layer on every prompt.
-    _touch(done)
-    if after:
-        _fs.unlink(compacted)
-    sys.stdout.buffer.write(output)
-    sys.stdout.buffer.flush()
-
+    done, compacted = stem + ".done", stem + ".compacted"
+    _makedirs(home)
+    try:
+        _fs.mkdir(state, 0o700)
+    except FileExistsError:
+        pass
+    state_fd = _fs.open(state, _DIR_FLAGS)  # a symlinked state dir raises here: silent, nothing written
+    try:
+        if event == "PostCompact":
+            _mark(compacted, state_fd)
+            return
+        after = _kind(compacted, state_fd) is not None
+        if not after and _kind(done, state_fd) == _IFREG:
+            return  # settled after all (the silent path looked through a path, this through the dir)
+        output = render(MEMORY_DIR, _read_boot_files(), TRIGGER_RELOAD if after else TRIGGER_BOOT, _exists(wake))
+        # Record the boundary before printing: if state cannot be kept, stay silent rather than
+        # re-inject the whole layer on every prompt.
+        _mark(done, state_fd)
+        if after:
+            _fs.unlink(compacted, dir_fd=state_fd)
+    finally:
+        _fs.close(state_fd)
+    _print(output)
+'''
 
 if __name__ == "__main__":
     try:
@@ -180,3 +319,5 @@ if __name__ == "__main__":
     except BaseException:  # fail-open: no output, exit 0, whatever happened
         pass
     sys.exit(0)
+else:  # imported by the curator, which counts what a boundary prints with the same render
+    _load_boundary()
