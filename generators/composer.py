@@ -20,7 +20,7 @@ from pathlib import Path
 
 from curator.errors import CuratorError
 from curator.fsio import MAX_READ_BYTES, exclusive_create, fsync_dir
-from generators import kimi, layout, opencode
+from generators import claude, kimi, layout, opencode
 from generators.emission import CREATE_ONLY, WHOLE_FILE, WHOLE_FILE_KEY, EmittedFile  # noqa: F401 (re-exported)
 from generators.errors import DivergentError, PreparationError, UnsupportedError
 from generators.manifest import Fleet, Resident
@@ -31,7 +31,7 @@ MATCH = "MATCH"
 DIVERGENT = "DIVERGENT"
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 
-EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit}
+EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit, claude.HARNESS: claude.emit}
 
 
 @dataclass

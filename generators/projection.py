@@ -15,7 +15,7 @@ import tomllib
 
 import json5
 
-from generators.emission import KIMI_CONFIG, KIMI_MCP, OPENCODE_CONFIG
+from generators.emission import CLAUDE_MCP, CLAUDE_SETTINGS, KIMI_CONFIG, KIMI_MCP, OPENCODE_CONFIG
 
 ABSENT = "<absent>"
 
@@ -82,6 +82,11 @@ def project(convergence: str, data: bytes, prefix: str) -> dict[str, object]:
         return kimi_mcp_projection(_json_object(data, json.loads), prefix)
     if convergence == OPENCODE_CONFIG:
         return opencode_projection(_json_object(data, loads_jsonc), prefix)
+    if convergence in (CLAUDE_SETTINGS, CLAUDE_MCP):  # Claude Code reads both as plain JSON
+        from generators import claude  # imports this module: only here, not at load time
+
+        doc = _json_object(data, json.loads)
+        return claude.settings_projection(doc, prefix) if convergence == CLAUDE_SETTINGS else claude.mcp_projection(doc, prefix)
     raise ValueError(f"no owned projection for {convergence!r}")
 
 

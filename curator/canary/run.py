@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from curator.canary.analysis import analyse
-from curator.canary.clis import HarnessCli, find_cli
+from curator.canary import clis as cli_lookup
+from curator.canary.clis import CliNotFound, HarnessCli, find_cli
 from curator.canary.last_result import save_results
 from curator.canary.record import trim_log
 from curator.canary.result import CanaryResult, ResidentResult
@@ -24,6 +25,10 @@ def resolve_clis(seats: list[Seat], flags: dict[str, str | None], manifest: dict
     clis = {}
     for harness in HARNESSES:
         if any(seat.harness == harness for seat in seats):
+            flag = flags.get(harness) or (manifest or {}).get(harness)
+            if harness not in cli_lookup.PATH_NAMES and not flag:  # a lookup that cannot search for it yet
+                raise CliNotFound(f"{harness} CLI not found: name it with --claude-cli or the fleet manifest's "
+                                  f"harness_cli.{harness}")
             clis[harness] = find_cli(harness, flag=flags.get(harness), manifest=manifest)
     return clis
 
@@ -54,7 +59,7 @@ def canary_seat(seat: Seat, cli: HarnessCli, *, timeout: float = TURN_TIMEOUT_S,
 
 def run_canary(fleet: Any, resident: str | None = None, *,
                progress: Callable[[str], None] | None = None,
-               kimi_cli: str | None = None, opencode_cli: str | None = None,
+               kimi_cli: str | None = None, opencode_cli: str | None = None, claude_cli: str | None = None,
                timeout: float = TURN_TIMEOUT_S, save: bool = True, state_root: Path | None = None,
                record_dir: Path | None = None, parallel: int = 2) -> CanaryResult:
     """Canary every resident of ``fleet`` (a ``generators.manifest.Fleet`` or a path to fleet.toml),
@@ -65,7 +70,8 @@ def run_canary(fleet: Any, resident: str | None = None, *,
         from generators.manifest import load_manifest
         fleet = load_manifest(fleet)
     seats = seats_from_fleet(fleet, resident)
-    clis = resolve_clis(seats, {"kimi-code": kimi_cli, "opencode": opencode_cli}, getattr(fleet, "harness_cli", None))
+    clis = resolve_clis(seats, {"kimi-code": kimi_cli, "opencode": opencode_cli, "claude-code": claude_cli},
+                        getattr(fleet, "harness_cli", None))
 
     def one(seat: Seat) -> ResidentResult:
         if progress:

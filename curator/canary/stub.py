@@ -22,6 +22,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 REPLY_TEXT = "ok (canary stub)"
+# Claude Code's compaction asks for "an <analysis> block followed by a <summary> block" and asks again
+# when the answer has none: answered in that shape, a compaction costs one request, not two.
+CLAUDE_SUMMARY_PROMPT = "CRITICAL: Respond with TEXT ONLY"
+SUMMARY_TEXT = "<analysis>canary stub</analysis>\n<summary>ok (canary stub summary)</summary>"
 MODEL_ID = "stub-model"
 MAX_BODY_BYTES = 64 * 1024 * 1024  # a request is the whole context; refuse anything absurd
 
@@ -136,6 +140,15 @@ def _anthropic_events(reply: str, input_tokens: int) -> list[bytes]:
     ]
 
 
+def _last_user_text(body: dict[str, Any]) -> str:
+    found = body.get("messages")
+    last = found[-1] if isinstance(found, list) and found and isinstance(found[-1], dict) else {}
+    content = last.get("content")
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return content if isinstance(content, str) else ""
+
+
 def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -209,15 +222,16 @@ def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
             if body is None:
                 return
             input_tokens = stub.record(body)
+            reply = SUMMARY_TEXT if _last_user_text(body).startswith(CLAUDE_SUMMARY_PROMPT) else stub.reply
             if not body.get("stream"):
-                self.send_json(200, _anthropic_message(stub.reply, input_tokens))
+                self.send_json(200, _anthropic_message(reply, input_tokens))
                 return
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Cache-Control", "no-cache")
             self.send_header("Connection", "close")
             self.end_headers()
-            for event in _anthropic_events(stub.reply, input_tokens):
+            for event in _anthropic_events(reply, input_tokens):
                 self.wfile.write(event)
             self.wfile.flush()
             self.close_connection = True
