@@ -69,7 +69,7 @@ def memory_block(log: dict[str, Any], request: dict[str, Any]) -> tuple[str | No
             if at < 0:
                 continue
             body = text[at + len(header):]
-            end = body.rfind(REMINDER_END)
+            end = body.find(REMINDER_END)  # the block's own end: other reminders may follow it
             return (body[:end] if end >= 0 else body), path
     return None, None
 
@@ -96,10 +96,14 @@ def _check_memory(log: dict[str, Any], request: dict[str, Any]) -> tuple[bool, s
             kept = claude_loader.on_the_wire(load.loaded)
             return True, (f"MEMORY.md: lines 1–{load.whole_lines} ({nbytes(kept)} bytes) arrived as on disk, "
                           "then the harness's WARNING (the rest is past its cut)")
-        trimmed = "" if expected == on_disk else " (less the surrounding whitespace the harness trims)"
+        # The harness trims the text: a final newline is the usual difference, anything more is said.
+        trimmed = "" if expected in (on_disk, on_disk.removesuffix("\n")) else \
+            " (as the harness sends it: trimmed, line ends as LF)"
         return True, f"MEMORY.md: {nbytes(on_disk)} bytes arrived, identical to disk{trimmed}"
     same, line = compare_file("MEMORY.md", expected, arrived, 0, ("> WARNING:",))
-    return same, line.replace(f"of {nbytes(expected)}", f"of {nbytes(expected)} expected")
+    if same:  # everything expected arrived, and more after it
+        return False, f"MEMORY.md: {nbytes(arrived) - nbytes(expected)} bytes more arrived than the harness loads from disk"
+    return False, line
 
 
 def _identity_hint(log: dict[str, Any]) -> list[str]:
