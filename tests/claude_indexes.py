@@ -16,8 +16,9 @@ def korean_index(lines: int = 122, target_bytes: int = 37_687) -> bytes:
     for n, line in enumerate(body[1:]):
         count = per_line + (1 if n < extra // 3 else 0)
         out.append(line + (HANGUL * (count // len(HANGUL) + 1))[:count])
-    raw = ("\n".join(out) + "\n").encode()
-    return raw + b" " * (target_bytes - len(raw)) if len(raw) < target_bytes else raw
+    short = target_bytes - len(("\n".join(out) + "\n").encode())
+    out[-1] += "x" * short  # the last few bytes in ASCII, so the size is exact
+    return ("\n".join(out) + "\n").encode()
 
 
 def ascii_index_cut_at_127() -> bytes:

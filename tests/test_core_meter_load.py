@@ -101,7 +101,7 @@ def test_claude_code_counts_characters_not_bytes_a_korean_index_loads_whole() ->
     load = simulate(parse_index(raw), None, "claude-code")
     assert (load.cut_line, load.cut_offset, load.dropped, load.partial, load.warning) == (None, None, (), None, None)
     assert load.loaded_bytes == len(raw)
-    assert "all 122 lines" in load.note and "14,436 characters" in load.note
+    assert "all 122 lines" in load.note and "14,438 characters" in load.note
 
 
 def test_claude_code_ascii_index_is_cut_after_line_127_as_the_harness_says() -> None:
@@ -162,8 +162,8 @@ def test_claude_code_size_format_and_excerpt_follow_the_harness() -> None:
 
 def test_claude_code_budget_counts_lines_and_characters_as_the_harness() -> None:
     budget = claude_code_budget(korean_index())
-    assert (budget.lines, budget.line_cap, budget.chars, budget.char_cap, budget.over) == (122, 200, 14_436, 25_000, False)
-    assert budget.describe() == "claude-code 122/200 lines · 14,436/25,000 chars"
+    assert (budget.lines, budget.line_cap, budget.chars, budget.char_cap, budget.over) == (122, 200, 14_438, 25_000, False)
+    assert budget.describe() == "claude-code 122/200 lines · 14,438/25,000 chars"
     emoji = claude_code_budget("\n- 🌈🌈\n\n".encode())  # trimmed: one line of 6 units
     assert (emoji.lines, emoji.chars, emoji.lines_left, emoji.chars_left) == (1, 6, 199, 24_994)
     over = claude_code_budget(ascii_index_cut_at_127())
