@@ -20,6 +20,7 @@ from curator.analysis import Analysis, analyze
 from curator.errors import CuratorError
 from curator.index_model import Entry
 from curator.load_sim import ALL, LoadResult
+from curator.locate import locate_memory_dir
 from curator.meter import Limits
 
 JSON_SCHEMA_VERSION = 1
@@ -36,7 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "harness would load and drop, and report dangling, escaping and orphaned pointers. "
         "Exit 0 clean, 2 over target or pointer problems, 3 past the read limit, 1 error.",
     )
-    parser.add_argument("memory_dir", metavar="MEMORY_DIR", type=Path, help="the directory holding MEMORY.md")
+    parser.add_argument("memory_dir", metavar="MEMORY_DIR", type=Path, nargs="?",
+                        help="the directory holding MEMORY.md (default: ./memory, else this project's "
+                        "Claude Code memory; which one is said on stderr)")
     parser.add_argument("--profile", choices=ALL, action="append",
                         help="simulate only this harness profile (repeatable; default: all)")
     parser.add_argument("--target", type=int, default=Limits.target, metavar="N",
@@ -53,7 +56,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise CuratorError(str(err), code="BAD_ARGUMENTS") from None
     profiles = tuple(dict.fromkeys(args.profile)) if args.profile else ALL
-    analysis = analyze(args.memory_dir, limits=limits, profiles=profiles)
+    memory_dir = args.memory_dir
+    if memory_dir is None:
+        located = locate_memory_dir()
+        print(f"seat-curator: {located.how}", file=sys.stderr)
+        memory_dir = located.memory_dir
+    analysis = analyze(memory_dir, limits=limits, profiles=profiles)
     if args.json:
         sys.stdout.write(json.dumps(to_json(analysis), ensure_ascii=False, indent=2) + "\n")
     else:
