@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 from curator.canary.pins import PINS, Pin, is_installed
@@ -52,32 +53,37 @@ def _npm_command(pin: Pin) -> list[str]:
     return [npm, "install", "--no-audit", "--no-fund", "--save-exact", "--loglevel=error", *pin.specs]
 
 
+def _run_npm(pin: Pin, command: list[str], folder: Path, progress: Progress) -> tuple[int, str, float]:
+    folder.mkdir(parents=True, exist_ok=True)
+    progress(f"{pin.harness} {pin.version}: installing {' '.join(pin.specs)} into {folder} …")
+    started = time.monotonic()
+    result = subprocess.run(command, cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    return result.returncode, result.stdout, time.monotonic() - started
+
+
 def install(cache: Path, harnesses: Iterable[str] = tuple(PINS), *, progress: Progress = print) -> list[Path]:
     """Install each harness's pinned CLI under ``cache`` (all at once) and return their entry files.
     Raises ``InstallFailed`` naming every harness whose install failed, with npm's last words."""
     pins = [PINS[name] for name in harnesses]
-    running: list[tuple[Pin, subprocess.Popen, float]] = []
+    pending: list[tuple[Pin, list[str]]] = []
     for pin in pins:
         folder = cache / pin.harness
         if is_installed(pin, cache):
             progress(f"{pin.harness} {pin.version}: already installed in {folder} ({_megabytes(folder_size(folder))})")
-            continue
-        command = _npm_command(pin)
-        folder.mkdir(parents=True, exist_ok=True)
-        progress(f"{pin.harness} {pin.version}: installing {' '.join(pin.specs)} into {folder} …")
-        process = subprocess.Popen(command, cwd=folder, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                   stderr=subprocess.STDOUT, text=True)
-        running.append((pin, process, time.monotonic()))
+        else:
+            pending.append((pin, _npm_command(pin)))  # npm missing fails here, before anything runs
     failures = []
-    for pin, process, started in running:
-        output, _ = process.communicate()
-        folder = cache / pin.harness
-        if process.returncode != 0 or not is_installed(pin, cache):
-            last = " | ".join(line for line in output.strip().splitlines()[-3:]) or f"exit {process.returncode}"
-            failures.append(f"{pin.harness}: {last}")
-            continue
-        progress(f"{pin.harness} {pin.version}: ready, {_megabytes(folder_size(folder))} in "
-                 f"{time.monotonic() - started:.0f} s")
+    with ThreadPoolExecutor(max_workers=max(1, len(pending))) as pool:
+        runs = {pool.submit(_run_npm, pin, command, cache / pin.harness, progress): pin for pin, command in pending}
+        for done in as_completed(runs):  # reported as each one ends, with its own time
+            pin, (returncode, output, seconds) = runs[done], done.result()
+            if returncode != 0 or not is_installed(pin, cache):
+                last = " | ".join(output.strip().splitlines()[-3:]) or f"exit {returncode}"
+                failures.append(f"{pin.harness}: {last}")
+                continue
+            progress(f"{pin.harness} {pin.version}: ready, {_megabytes(folder_size(cache / pin.harness))} "
+                     f"in {seconds:.0f} s")
     if failures:
         raise InstallFailed("npm install failed for " + "; ".join(failures), path=cache)
     return [pin.entry_in(cache) for pin in pins]
