@@ -9,7 +9,7 @@ the canary runs the seats). The ratio says how much of the canary is the harness
 beyond starting. Goal: a full canary under 30 s wall. A second row is the same fleet without the
 claude-code seat, so the difference between the two rows is what Claude Code adds; the note says
 where the time goes, per seat and turn. Rows skip (and say so) when a CLI is not installed
-(`.ci/install-harnesses`).
+(`seat-curator install-harnesses`).
 """
 
 from __future__ import annotations
@@ -21,8 +21,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from curator.canary import CliNotFound, HarnessCli, find_cli, run_canary
-from curator.canary.clis import CHECKOUT_CACHE
+from curator.canary import CliNotFound, find_cli, run_canary
 from generators.composer import apply_fleet
 from generators.manifest import load_manifest
 
@@ -44,18 +43,6 @@ RESIDENTS = {
 }
 
 
-def _cli(harness: str) -> HarnessCli:
-    """The pinned CLI; for claude-code also where `.ci/install-harnesses` puts it, should this
-    checkout's lookup not know that harness yet."""
-    try:
-        return find_cli(harness)
-    except (CliNotFound, KeyError):
-        pinned = CHECKOUT_CACHE / "claude-code" / "node_modules" / ".bin" / "claude"
-        if harness == "claude-code" and pinned.is_file():
-            return find_cli(harness, flag=str(pinned))
-        raise CliNotFound(f"{harness} CLI not found (run .ci/install-harnesses)") from None
-
-
 def _startups(argv: tuple[str, ...], times: int) -> float:
     started = time.perf_counter()
     for _ in range(times):
@@ -65,7 +52,7 @@ def _startups(argv: tuple[str, ...], times: int) -> float:
 
 def _canary_row(name: str, harnesses: tuple[str, ...]) -> dict:
     try:
-        clis = {h: _cli(h) for h in harnesses}
+        clis = {h: find_cli(h) for h in harnesses}
     except CliNotFound as err:
         return {"name": name, "measured_s": 0.0, "baseline_s": 0.0, "ratio": 0.0, "goal": "<30s",
                 "note": f"SKIPPED: {err}"}
@@ -79,7 +66,7 @@ def _canary_row(name: str, harnesses: tuple[str, ...]) -> dict:
         fleet = load_manifest(manifest)
         apply_fleet(fleet)
         started = time.perf_counter()
-        result = run_canary(fleet, save=False, claude_cli=clis["claude-code"].argv[0] if "claude-code" in clis else None)
+        result = run_canary(fleet, save=False)
         measured = time.perf_counter() - started
     seats = "; ".join(
         f"{r.harness} {r.status} {r.seconds:.1f}s (" + ", ".join(f"{k} {v:.1f}" for k, v in r.step_seconds.items()) + ")"

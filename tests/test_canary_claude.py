@@ -127,7 +127,7 @@ def test_sandbox_without_settings_still_runs_and_says_so(tmp_path):
     assert box.wiring == {"settings": False, "auto_memory_directory": None, "session_start": []}
 
 
-def test_a_claude_seat_needs_its_cli_named_until_the_lookup_knows_it(tmp_path):
+def test_the_claude_cli_flag_names_the_cli_a_claude_seat_runs(tmp_path):
     seat = seat_at(tmp_path, None)
     cli = tmp_path / "claude"
     cli.write_text("#!/bin/sh\n")

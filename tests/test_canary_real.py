@@ -20,7 +20,6 @@ from pathlib import Path
 from claude_indexes import ascii_index_cut_at_127, korean_index, loader_cases
 from curator import claude_loader
 from curator.canary import CliNotFound, find_cli, fingerprint, load_result, run_canary
-from curator.canary.clis import CHECKOUT_CACHE
 from curator.canary.runner import CLAUDE_ARGS
 from curator.canary.sandbox import prepare_claude
 from curator.canary.seat import Seat, seats_from_fleet
@@ -111,17 +110,12 @@ RECORDED_LOADS = Path(__file__).parent / "data" / "claude-code-memory-loads.json
 
 @pytest.fixture(scope="module")
 def claude_cli():
-    """The pinned CLI: found by the checkout's lookup, else (a lookup that predates claude-code) at
-    the path `.ci/install-harnesses` installs it to."""
-    pinned = CHECKOUT_CACHE / "claude-code" / "node_modules" / ".bin" / "claude"
     try:
         return find_cli("claude-code")
-    except (CliNotFound, KeyError) as err:
-        if pinned.is_file():
-            return find_cli("claude-code", flag=str(pinned))
+    except CliNotFound as err:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true but the Claude Code CLI is missing — .ci/run must install it: {err}")
-        pytest.skip(f"Claude Code CLI not installed (run .ci/install-harnesses): {err}")
+        pytest.skip(f"Claude Code CLI not installed (run `seat-curator install-harnesses`): {err}")
 
 
 def born_claude_seat(directory, memory_md: bytes | None = None):
@@ -134,7 +128,7 @@ def born_claude_seat(directory, memory_md: bytes | None = None):
 
 
 def claude_canary(fleet, cli):
-    return run_canary(fleet, progress=lambda _msg: None, claude_cli=cli.argv[0])
+    return run_canary(fleet, progress=lambda _msg: None, claude_cli=cli.argv[0])  # the CLI the fixture found
 
 
 def test_born_claude_seat_passes_and_stays_untouched(claude_cli, tmp_path, monkeypatch):

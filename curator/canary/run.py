@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from curator.canary.analysis import analyse
-from curator.canary import clis as cli_lookup
-from curator.canary.clis import CliNotFound, HarnessCli, find_cli
+from curator.canary.clis import HarnessCli, find_cli
 from curator.canary.last_result import save_results
 from curator.canary.record import trim_log
 from curator.canary.result import CanaryResult, ResidentResult
@@ -25,10 +24,6 @@ def resolve_clis(seats: list[Seat], flags: dict[str, str | None], manifest: dict
     clis = {}
     for harness in HARNESSES:
         if any(seat.harness == harness for seat in seats):
-            flag = flags.get(harness) or (manifest or {}).get(harness)
-            if harness not in cli_lookup.PATH_NAMES and not flag:  # a lookup that cannot search for it yet
-                raise CliNotFound(f"{harness} CLI not found: name it with --claude-cli or the fleet manifest's "
-                                  f"harness_cli.{harness}")
             clis[harness] = find_cli(harness, flag=flags.get(harness), manifest=manifest)
     return clis
 
