@@ -14,7 +14,6 @@ resident's. Settings are plain JSON, so the file carries no header comment.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from generators import layout, template
 from generators.emission import (CLAUDE_MCP, CLAUDE_SETTINGS, FLEET, WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile,
                                  bearer_emission)
 from generators.kimi import hook_command, resolve_interpreter
+from generators.kimi import mcp_json as render_json  # indented JSON, one final newline: both harnesses read it
 from generators.manifest import Fleet, McpServer, Resident, servers_key, servers_of
 from generators.projection import ABSENT, kimi_mcp_keys, kimi_mcp_projection
 from generators.script_source import HOOK_SCRIPT, identity_hook
@@ -63,10 +63,6 @@ def settings_data(memory_dir: Path | str, command: str, server_names: list[str])
         "permissions": {"allow": [permission_rule(name) for name in server_names]},
         "enabledMcpjsonServers": list(server_names),
     }
-
-
-def render_json(data: dict) -> bytes:
-    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 # ------------------------------------------------------------------------------------ projections

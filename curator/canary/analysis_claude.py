@@ -153,7 +153,13 @@ def _check_request(log: dict[str, Any], name: str, request: dict[str, Any], trig
     return StepResult(name, FAIL, f"{' and '.join(missing)} did not reach the model {what} as on disk", evidence)
 
 
-def _first_main(step: dict[str, Any], name: str) -> dict[str, Any] | StepResult:
+def _main_request(log: dict[str, Any], name: str) -> dict[str, Any] | StepResult:
+    """The step's first main request (one with tools, not a compaction summary), or the FAIL that
+    says why there is none (the turn did not run, did not finish, or sent none)."""
+    step = _step(log, name)
+    failed = _ran(step, name)
+    if failed:
+        return failed
     mains = main_requests(step)
     if not mains:
         return StepResult(name, FAIL, "no main request (one with tools) reached the stub this turn",
@@ -191,18 +197,8 @@ def _check_cut(log: dict[str, Any], boot: dict[str, Any]) -> StepResult:
 def analyse_claude(log: dict[str, Any]) -> list[StepResult]:
     results: list[StepResult] = []
 
-    boot = _step(log, "boot")
-    failed = _ran(boot, "boot")
-    boot_request = None
-    if failed:
-        results.append(failed)
-    else:
-        found = _first_main(boot, "boot")
-        if isinstance(found, StepResult):
-            results.append(found)
-        else:
-            boot_request = found
-            results.append(_check_request(log, "boot", found, BOOT, "at boot"))
+    boot = _main_request(log, "boot")
+    results.append(boot if isinstance(boot, StepResult) else _check_request(log, "boot", boot, BOOT, "at boot"))
 
     compact = _step(log, "compact")
     failed = _ran(compact, "compact")
@@ -218,23 +214,18 @@ def analyse_claude(log: dict[str, Any]) -> list[StepResult]:
             results.append(StepResult("compact", FAIL, "the harness did not compact (no summary request arrived)",
                                       evidence))
 
-    after = _step(log, "after-compaction")
-    failed = _ran(after, "after-compaction")
-    if failed:
-        results.append(failed)
+    after = _main_request(log, "after-compaction")
+    if isinstance(after, StepResult):
+        results.append(after)
     else:
-        found = _first_main(after, "after-compaction")
-        if isinstance(found, StepResult):
-            results.append(found)
-        else:
-            result = _check_request(log, "after-compaction", found, RELOAD, "after compaction")
-            continued = any(CONTINUED_PREFIX in t for t in _texts(found))
-            result.evidence.insert(0, "the request continues from the compaction summary" if continued
-                                   else "the request does not start from a compaction summary")
-            if not continued and result.status == PASS:
-                result.status, result.summary = FAIL, "the turn after /compact did not run on the compacted session"
-            results.append(result)
+        result = _check_request(log, "after-compaction", after, RELOAD, "after compaction")
+        continued = any(CONTINUED_PREFIX in t for t in _texts(after))
+        result.evidence.insert(0, "the request continues from the compaction summary" if continued
+                               else "the request does not start from a compaction summary")
+        if not continued and result.status == PASS:
+            result.status, result.summary = FAIL, "the turn after /compact did not run on the compacted session"
+        results.append(result)
 
-    if boot_request is not None:
-        results.append(_check_cut(log, boot_request))
+    if not isinstance(boot, StepResult):
+        results.append(_check_cut(log, boot))
     return results

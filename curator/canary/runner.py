@@ -85,6 +85,27 @@ def _log_head(seat: Seat, box: Sandbox, cli: HarnessCli) -> dict[str, Any]:
             "cli_source": cli.source, "steps": []}
 
 
+def _session_turns(seat: Seat, cli: HarnessCli, box: Sandbox, stub: StubModel, log: dict[str, Any],
+                   turns: tuple[tuple[str, str], ...], args_for: Callable[[str, str | None], list[str]],
+                   session_of: Callable[[str], str | None], timeout: float, say: Progress,
+                   before: Callable[[str], None] | None = None) -> None:
+    """Run ``turns`` (step name, words) as one session: the first turn's output names the session
+    the later turns resume. Each turn is recorded in ``log``, then ``log["session_id"]``."""
+    session: str | None = None
+    for step, words in turns:
+        args = args_for(words, session)
+        if before is not None:
+            before(step)
+        say(f"{seat.resident}: {seat.harness} {step} turn")
+        turn = run_turn(list(cli.argv) + args, box, timeout)
+        log["steps"].append(_record(step, args, turn, stub, box))
+        if session is None:
+            session = session_of(turn["output"])
+            if session is None:
+                break  # later turns cannot resume; the analysis reports them as not run
+    log["session_id"] = session
+
+
 def run_kimi(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_TIMEOUT_S,
              progress: Progress | None = None) -> dict[str, Any]:
     """Boot turn, an ordinary turn (which reports a huge usage), the turn that compacts, the reload turn."""
@@ -92,21 +113,15 @@ def run_kimi(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_T
     with StubModel() as stub:
         box = prepare_kimi(seat, root, stub.base_url)
         log = _log_head(seat, box, cli)
-        session: str | None = None
-        for step, words in (("boot", "canary turn one"), ("silent", "canary turn two"),
-                            ("compact", "canary turn three"), ("reload", "canary turn four")):
-            args = ["-p", words] if session is None else ["-S", session, "-p", words]
+        def before(step: str) -> None:
             if step == "silent":
                 stub.force_compaction_once(KIMI_FORCE_TOKENS)  # kimi compacts before the next turn
-            say(f"{seat.resident}: kimi-code {step} turn")
-            turn = run_turn(list(cli.argv) + args, box, timeout)
-            log["steps"].append(_record(step, args, turn, stub, box))
-            if session is None:
-                found = SESSION_RE.search(turn["output"])
-                if not found:
-                    break  # later turns cannot resume; the analysis reports them as not run
-                session = found.group(0)
-        log["session_id"] = session
+
+        _session_turns(seat, cli, box, stub, log, (("boot", "canary turn one"), ("silent", "canary turn two"),
+                                                   ("compact", "canary turn three"), ("reload", "canary turn four")),
+                       lambda words, sid: ["-p", words] if sid is None else ["-S", sid, "-p", words],
+                       lambda output: (m.group(0) if (m := SESSION_RE.search(output)) else None),
+                       timeout, say, before)
     return log
 
 
@@ -135,19 +150,12 @@ def run_claude(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN
     with StubModel() as stub:
         box = prepare_claude(seat, root, stub.anthropic_base_url)
         log = _log_head(seat, box, cli)
-        session: str | None = None
-        for step, words in (("boot", "canary turn one"), ("compact", "/compact"),
-                            ("after-compaction", "canary turn two")):
-            args = ["-p", words, *CLAUDE_ARGS] if session is None else ["-p", "--resume", session, words, *CLAUDE_ARGS]
-            say(f"{seat.resident}: claude-code {step} turn")
-            turn = run_turn(list(cli.argv) + args, box, timeout)
-            log["steps"].append(_record(step, args, turn, stub, box))
-            if session is None:
-                found = CLAUDE_SESSION_RE.search(turn["output"])
-                if not found:
-                    break  # later turns cannot resume; the analysis reports them as not run
-                session = found.group(1)
-        log["session_id"] = session
+        _session_turns(seat, cli, box, stub, log, (("boot", "canary turn one"), ("compact", "/compact"),
+                                                   ("after-compaction", "canary turn two")),
+                       lambda words, sid: ["-p", words, *CLAUDE_ARGS] if sid is None
+                       else ["-p", "--resume", sid, words, *CLAUDE_ARGS],
+                       lambda output: (m.group(1) if (m := CLAUDE_SESSION_RE.search(output)) else None),
+                       timeout, say)
     return log
 
 
