@@ -9,7 +9,9 @@ tools and enables them by name (``enabledMcpjsonServers``), so the seat is never
 Owned in settings.json: ``autoMemoryDirectory``, the SessionStart entry that runs the identity-anchor
 hook, the ``permissions.allow`` rules and ``enabledMcpjsonServers`` names of the fleet's servers
 (``mcp_prefix``). Everything else in the file (other hooks, rules, servers, model, env) is the
-resident's. Settings are plain JSON, so the file carries no header comment.
+resident's. Settings are plain JSON, so the file carries no header comment — and a settings.json
+with comments is DIVERGENT (measured on 2.1.328: with a ``//`` line in it, the harness ignored its
+``autoMemoryDirectory``).
 """
 
 from __future__ import annotations

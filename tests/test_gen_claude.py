@@ -194,6 +194,8 @@ def test_drift_in_an_owned_key_fails_closed_naming_it_and_provision_writes_nothi
     assert tree_bytes(tmp_path) == before
 
 
+# A comment too: Claude Code 2.1.328 does not read a settings.json with one (its autoMemoryDirectory
+# was ignored), so the seat would lose its memory dir.
 @pytest.mark.parametrize("garbage", [b"{not json", b"\xff\xfe", b"[]", b"// a comment\n{}"])
 def test_unreadable_settings_are_divergent(born, garbage):
     settings_path(born).write_bytes(garbage)
