@@ -96,8 +96,9 @@ def _claude(index: HotIndex) -> LoadResult:
     lost = len(raw) - cut
     loads = (f"lines 1–{cut_line} ({claude_loader.units(load.loaded):,} characters, {cut:,} B) load" if load.whole_lines
              else f"only the first {claude_loader.units(load.loaded):,} characters of line 1 load")
+    said = f"from line {load.whole_lines + 1} on" if load.whole_lines else "past that point"
     note = (f"{load.binding} binds: {loads}; lines {cut_line + 1}–{index.line_count} ({lost:,} B) never reach "
-            "the model, and the harness appends its WARNING")
+            f"the model, and Claude Code's WARNING says they were cut ({said}, as it counts lines)")
     return LoadResult("claude-code", cut, len(raw), cut_line, cut, CLAUDE_LINE_CAP, dropped, partial, note,
                       load.warning)
 
