@@ -122,6 +122,16 @@ def test_sandbox_refuses_a_settings_file_it_cannot_read_naming_it(tmp_path, sett
     assert "\n" not in str(caught.value)
 
 
+def test_sandbox_refuses_a_symlinked_settings_file_naming_the_seats_file(tmp_path):
+    seat = seat_at(tmp_path, None)
+    (tmp_path / "elsewhere.json").write_text("{}")
+    (seat.instance_home / "settings.json").symlink_to(tmp_path / "elsewhere.json")
+    with pytest.raises(CuratorError) as caught:
+        prepare_claude(seat, tmp_path / "run", "http://127.0.0.1:9")
+    assert str(seat.instance_home / "settings.json") in str(caught.value)
+    assert not (tmp_path / "run" / "claude-config").exists()  # refused before anything was copied
+
+
 def test_sandbox_without_settings_still_runs_and_says_so(tmp_path):
     box = prepare_claude(seat_at(tmp_path, None), tmp_path / "run", "http://127.0.0.1:9")
     assert box.wiring == {"settings": False, "auto_memory_directory": None, "session_start": []}
