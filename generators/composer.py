@@ -1,8 +1,10 @@
 """The workspace composer: plan every file a seat should have, then apply only if nothing diverged.
 
-Plan first (chezmoi/terraform style): each artifact is ``CREATED`` (pending), ``MATCH`` or
-``DIVERGENT``. Apply writes only when the whole plan — for one resident or the whole fleet — has no
-``DIVERGENT`` artifact, so a seat is never half-born and a drifted file is never silently repaired.
+Plan first (chezmoi/terraform style): each artifact is ``PENDING`` (absent: to create), ``MATCH`` or
+``DIVERGENT``; after provisioning, the files that run wrote are ``CREATED``. Apply writes only when
+the whole plan — for one resident or the whole fleet — has no ``DIVERGENT`` artifact, so a seat is
+never half-born and a drifted file is never silently repaired. Two residents whose fleet-owned files
+are one file on disk (the same repo, or one repo a symlink to another) are DIVERGENT at plan time.
 Bearer files are create-only and never read; fleet files compare on their owned projection (or
 whole bytes for scripts). Unsafe paths (a symlinked segment, an escape from the trusted root, a file
 where a directory should be) are DIVERGENT too.
@@ -20,13 +22,15 @@ from pathlib import Path
 
 from curator.errors import CuratorError
 from curator.fsio import MAX_READ_BYTES, exclusive_create, fsync_dir
-from generators import kimi, layout, opencode
-from generators.emission import CREATE_ONLY, WHOLE_FILE, WHOLE_FILE_KEY, EmittedFile  # noqa: F401 (re-exported)
+from generators import kimi, layout, opencode, shared_files
+from generators.emission import (CREATE_ONLY, FLEET, WHOLE_FILE, WHOLE_FILE_KEY,  # noqa: F401 (re-exported)
+                                 EmittedFile)
 from generators.errors import DivergentError, PreparationError, UnsupportedError
 from generators.manifest import Fleet, Resident
 from generators.projection import InvalidOwnedFile, differing_keys, project, render
 
-CREATED = "CREATED"
+PENDING = "PENDING"  # absent; provision will create it
+CREATED = "CREATED"  # written by the provision run that reports it
 MATCH = "MATCH"
 DIVERGENT = "DIVERGENT"
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
@@ -38,7 +42,7 @@ EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit}
 class Artifact:
     path: Path
     owner: str  # "bearer" | "fleet"
-    status: str  # CREATED (pending) | MATCH | DIVERGENT
+    status: str  # PENDING | CREATED (this run wrote it) | MATCH | DIVERGENT
     # A tuple, shared with the emitted file when the file is settled: a plan of a big fleet keeps one
     # report per file, and a list of its own per artifact would be one more object for the collector.
     owned_keys: tuple[str, ...]
@@ -48,6 +52,8 @@ class Artifact:
     emitted: EmittedFile | None = field(default=None, repr=False, compare=False)
     # The path segment a safety problem sits on (None when the path is safe).
     unsafe_at: Path | None = field(default=None, repr=False, compare=False)
+    # Other residents whose fleet-owned file this same file on disk is (a manifest problem).
+    shared_with: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def to_json(self) -> dict:
         return {"path": str(self.path), "owner": self.owner, "status": self.status,
@@ -68,9 +74,12 @@ class ResidentPlan:
 
     @property
     def status(self) -> str:
-        """The worst artifact status: DIVERGENT > CREATED > MATCH."""
+        """The worst artifact status: DIVERGENT > PENDING > CREATED > MATCH."""
         statuses = {a.status for a in self.artifacts}
-        return DIVERGENT if DIVERGENT in statuses else CREATED if CREATED in statuses else MATCH
+        for status in (DIVERGENT, PENDING, CREATED):
+            if status in statuses:
+                return status
+        return MATCH
 
     def divergent(self) -> list[Artifact]:
         return [a for a in self.artifacts if a.status == DIVERGENT]
@@ -118,13 +127,43 @@ def plan_resident(fleet: Fleet, resident: Resident, *, interpreter: str | None =
 def plan_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: str | None = None) -> list[ResidentPlan]:
     residents = [fleet.resident(resident_id)] if resident_id is not None else list(fleet.residents)
     interpreter = interpreter or fleet.hook_python or kimi.resolve_interpreter()  # once, not per seat
-    return [plan_resident(fleet, r, interpreter=interpreter) for r in residents]
+    return _refuse_shared(fleet, [plan_resident(fleet, r, interpreter=interpreter) for r in residents])
+
+
+def _refuse_shared(fleet: Fleet, plans: list[ResidentPlan]) -> list[ResidentPlan]:
+    """Mark DIVERGENT every planned fleet file that is also another resident's (the same file on
+    disk). Checked against the whole fleet, so planning one resident still sees its clashes.
+    Only files outside the instance root can clash: seat homes are distinct by construction."""
+    root = fleet.instance_root
+    entries = [(plan.agent_id, art.path, art) for plan in plans for art in plan.artifacts
+               if art.owner == FLEET and art.emitted is not None and art.emitted.root != root]
+    planned = {plan.agent_id for plan in plans}
+    for resident in fleet.residents:
+        if resident.agent_id in planned:
+            continue
+        try:
+            emitted = emit_resident(fleet, resident, interpreter=plans[0].interpreter if plans else None)
+        except CuratorError:  # that resident's own plan reports its problem
+            continue
+        entries += [(resident.agent_id, item.path, None) for item in emitted
+                    if item.owner == FLEET and item.root != root]
+    for group in shared_files.shared(entries):
+        owners = list(dict.fromkeys(owner for owner, _, _ in group))
+        real = os.path.realpath(group[0][1])
+        for owner, path, art in group:
+            if art is None:
+                continue
+            others = tuple(o for o in owners if o != owner)
+            art.status, art.diff, art.shared_with = DIVERGENT, "", others
+            art.reason = (f"residents {owner} and {', '.join(others)} share this file ({real}): a fleet-owned "
+                          f"file belongs to one seat; give each resident its own repo in {fleet.path}")
+    return plans
 
 
 def plan_exit_code(plans: list[ResidentPlan]) -> int:
     """0 everything MATCH, 2 creations pending, 3 something DIVERGENT (the CLI's contract)."""
     statuses = {p.status for p in plans}
-    return 3 if DIVERGENT in statuses else 2 if CREATED in statuses else 0
+    return 3 if DIVERGENT in statuses else 2 if PENDING in statuses else 0
 
 
 def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Artifact:
@@ -133,7 +172,7 @@ def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Art
     if problem:
         return Artifact(item.path, item.owner, DIVERGENT, owned, problem, emitted=item, unsafe_at=at)
     if found_stat is None:
-        return Artifact(item.path, item.owner, CREATED, owned, f"absent: will be created (mode {item.mode:04o})",
+        return Artifact(item.path, item.owner, PENDING, owned, f"absent: will be created (mode {item.mode:04o})",
                         emitted=item)
     if item.convergence == CREATE_ONLY:
         return Artifact(item.path, item.owner, MATCH, owned, "bearer file: present; the bearer's own, never compared",
@@ -365,37 +404,57 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
                 plans: list[ResidentPlan] | None = None) -> list[ResidentPlan]:
     """Provision: the whole plan first; if anything anywhere is DIVERGENT, nothing is written."""
     if plans is not None:
-        fresh = [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in plans]
+        fresh = _refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in plans])
     else:
         fresh = plan_fleet(fleet, resident_id, interpreter=interpreter)
     if any(p.divergent() for p in fresh):
         raise divergent_error(fresh)
-    pending = [art for plan in fresh for art in plan.artifacts if art.status == CREATED]
+    pending = [art for plan in fresh for art in plan.artifacts if art.status == PENDING]
     for art in pending:
         art.emitted.content  # render (and schema-check) everything before the first write
-    created: list[Path] = []
+    created: list[Artifact] = []
     try:
         for art in pending:
             if _create(art):
-                created.append(art.path)
+                created.append(art)
     except BaseException as err:
-        for path in reversed(created):  # only files this run created: leave the seat as it was
-            try:
-                os.unlink(path)
-            except OSError:
-                pass
+        _remove_created(created)
         if isinstance(err, CuratorError):
             raise
         if isinstance(err, OSError):
             raise PreparationError(f"cannot create: {err.strerror or err}", path=err.filename) from None
         raise
-    after = [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in fresh]
-    born = set(created)
+    after = _refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in fresh])
+    if any(p.divergent() for p in after):
+        # Something moved while this run wrote (another writer, a racing provision): never report
+        # success over a seat that is not clean, and leave no half-born seat behind.
+        kept = _remove_created(created)
+        error = divergent_error(after)
+        note = "" if not kept else f"; kept {len(kept)} created file(s) that changed since: {', '.join(map(str, kept))}"
+        raise DivergentError(error.message.replace("; nothing was written", "") +
+                             f"; found after writing, the files this run created were removed{note}",
+                             path=error.path)
+    born = {art.path for art in created}
     for plan in after:  # report what this run wrote as CREATED, as the reference composer does
         for art in plan.artifacts:
             if art.path in born and art.status == MATCH:
                 art.status, art.reason = CREATED, f"created now (mode {art.emitted.mode:04o})"
     return after
+
+
+def _remove_created(created: list[Artifact]) -> list[Path]:
+    """Undo this run's creations, newest first. A file whose bytes are no longer what this run wrote
+    has been written by someone since: it is kept (never lose text). Returns the kept paths."""
+    kept = []
+    for art in reversed(created):
+        try:
+            if _read_regular(art.path) != art.emitted.content:
+                kept.append(art.path)
+                continue
+            os.unlink(art.path)
+        except OSError:
+            pass
+    return kept
 
 
 def _create(art: Artifact) -> bool:
@@ -436,7 +495,7 @@ def set_aside(fleet: Fleet, resident: Resident, path: str | Path, *, now: dateti
     """Rename one DIVERGENT artifact to ``<name>.divergent-<UTC stamp>`` so the next provision
     re-creates it. Explicit only; nothing is deleted. Returns the new path."""
     target = Path(os.path.normpath(Path(path).expanduser().absolute()))
-    plan = plan_resident(fleet, resident)
+    plan = _refuse_shared(fleet, [plan_resident(fleet, resident)])[0]
     art = next((a for a in plan.artifacts if a.path == target), None)
     if art is None:
         known = "\n  ".join(str(a.path) for a in plan.artifacts)
@@ -444,6 +503,9 @@ def set_aside(fleet: Fleet, resident: Resident, path: str | Path, *, now: dateti
                                path=target)
     if art.status != DIVERGENT:
         raise PreparationError(f"is {art.status}, not DIVERGENT: nothing to set aside", path=target)
+    if art.shared_with:
+        raise PreparationError(f"is shared with {', '.join(art.shared_with)} ({art.reason}); fix the manifest — "
+                               "setting it aside would not help", path=target)
     if art.unsafe_at is not None and art.unsafe_at != target:
         raise PreparationError(f"the problem is the path segment {art.unsafe_at} ({art.reason}); "
                                "fix that by hand — setting this file aside would not help", path=target)

@@ -1,7 +1,8 @@
 """Fleet commands: init-fleet, plan, provision, set-aside (the workspace composer from the shell).
 
-Exit codes for ``plan`` tell CI what it found: 0 everything MATCH, 2 creations pending, 3 something
-DIVERGENT, 1 an error. ``provision`` exits 3 on divergence and writes nothing.
+Exit codes for ``plan`` tell CI what it found: 0 everything MATCH, 2 files PENDING (to create), 3
+something DIVERGENT, 1 an error. ``provision`` exits 3 on divergence and writes nothing; it exits 0
+only when the plan after writing is clean.
 """
 
 from __future__ import annotations
@@ -49,8 +50,13 @@ def run_init_fleet(args) -> int:
     root = Path(args.dir).expanduser().absolute()
     target = root / DEFAULT_MANIFEST
     try:
+        content = example_manifest(root).encode("utf-8")
+    except UnicodeEncodeError:  # a name of bytes that are not UTF-8: TOML cannot spell it
+        raise PreparationError("the directory's name is not valid UTF-8; a fleet.toml cannot name it",
+                               path=ascii(str(root))) from None
+    try:
         root.mkdir(parents=True, exist_ok=True)
-        created = exclusive_create(target, example_manifest(root).encode("utf-8"), mode=0o644)
+        created = exclusive_create(target, content, mode=0o644)
     except OSError as err:
         raise PreparationError(f"cannot write the manifest: {err.strerror or err}", path=target) from None
     if not created:
@@ -105,7 +111,7 @@ def _print(plans: list[composer.ResidentPlan], as_json: bool, *, done: bool = Fa
                     print(f"            owned: {', '.join(art.owned_keys)}")
                 for line in art.diff.splitlines():
                     print(f"            {line}")
-    counts = {s: sum(a.status == s for p in plans for a in p.artifacts)
-              for s in (composer.CREATED, composer.MATCH, composer.DIVERGENT)}
-    print(f"{len(plans)} resident(s): {counts['MATCH']} MATCH, {counts['CREATED']} CREATED{'' if done else ' (pending)'}, "
-          f"{counts['DIVERGENT']} DIVERGENT")
+    # A plan's absent files are PENDING (to create); provision reports the ones it wrote as CREATED.
+    statuses = (composer.MATCH, composer.CREATED if done else composer.PENDING, composer.DIVERGENT)
+    counts = [f"{sum(a.status == s for p in plans for a in p.artifacts)} {s}" for s in statuses]
+    print(f"{len(plans)} resident(s): {', '.join(counts)}")
