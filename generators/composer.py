@@ -21,8 +21,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from curator.errors import CuratorError
-from curator.fsio import MAX_READ_BYTES, exclusive_create, fsync_dir
-from generators import kimi, layout, opencode, shared_files
+from curator.fsio import MAX_READ_BYTES, atomic_write, exclusive_create, fsync_dir, write_temp
+from generators import adoption, kimi, layout, opencode, shared_files
 from generators.emission import (CREATE_ONLY, FLEET, WHOLE_FILE, WHOLE_FILE_KEY,  # noqa: F401 (re-exported)
                                  EmittedFile)
 from generators.errors import DivergentError, PreparationError, UnsupportedError
@@ -31,9 +31,11 @@ from generators.projection import InvalidOwnedFile, differing_keys, project, ren
 
 PENDING = "PENDING"  # absent; provision will create it
 CREATED = "CREATED"  # written by the provision run that reports it
+ADOPTED = "ADOPTED"  # an existing file this provision --adopt run added the owned keys to
 MATCH = "MATCH"
 DIVERGENT = "DIVERGENT"
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
+OWNED_DIFFER = "owned keys differ: "
 
 EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit}
 
@@ -42,7 +44,7 @@ EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit}
 class Artifact:
     path: Path
     owner: str  # "bearer" | "fleet"
-    status: str  # PENDING | CREATED (this run wrote it) | MATCH | DIVERGENT
+    status: str  # PENDING | CREATED / ADOPTED (this run wrote it) | MATCH | DIVERGENT
     # A tuple, shared with the emitted file when the file is settled: a plan of a big fleet keeps one
     # report per file, and a list of its own per artifact would be one more object for the collector.
     owned_keys: tuple[str, ...]
@@ -54,10 +56,14 @@ class Artifact:
     unsafe_at: Path | None = field(default=None, repr=False, compare=False)
     # Other residents whose fleet-owned file this same file on disk is (a manifest problem).
     shared_with: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    # A DIVERGENT file whose owned keys are only absent: what `provision --adopt` would write.
+    adoption: adoption.Adoption | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
         return {"path": str(self.path), "owner": self.owner, "status": self.status,
-                "owned_keys": list(self.owned_keys), "reason": self.reason, "diff": self.diff}
+                "owned_keys": list(self.owned_keys), "reason": self.reason, "diff": self.diff,
+                "adoptable": self.adoption is not None,
+                "adopt_diff": self.adoption.diff if self.adoption is not None else ""}
 
 
 @dataclass
@@ -74,9 +80,9 @@ class ResidentPlan:
 
     @property
     def status(self) -> str:
-        """The worst artifact status: DIVERGENT > PENDING > CREATED > MATCH."""
+        """The worst artifact status: DIVERGENT > PENDING > CREATED > ADOPTED > MATCH."""
         statuses = {a.status for a in self.artifacts}
-        for status in (DIVERGENT, PENDING, CREATED):
+        for status in (DIVERGENT, PENDING, CREATED, ADOPTED):
             if status in statuses:
                 return status
         return MATCH
@@ -154,7 +160,7 @@ def _refuse_shared(fleet: Fleet, plans: list[ResidentPlan]) -> list[ResidentPlan
             if art is None:
                 continue
             others = tuple(o for o in owners if o != owner)
-            art.status, art.diff, art.shared_with = DIVERGENT, "", others
+            art.status, art.diff, art.shared_with, art.adoption = DIVERGENT, "", others, None
             art.reason = (f"residents {owner} and {', '.join(others)} share this file ({real}): a fleet-owned "
                           f"file belongs to one seat; give each resident its own repo in {fleet.path}")
     return plans
@@ -182,7 +188,17 @@ def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Art
     except OSError as err:
         return Artifact(item.path, item.owner, DIVERGENT, owned, f"unreadable: {err.strerror or err}", emitted=item)
     status, reason, diff, keys = _compare(item, found, prefix, owned)
-    return Artifact(item.path, item.owner, status, keys, reason, diff, emitted=item)
+    artifact = Artifact(item.path, item.owner, status, keys, reason, diff, emitted=item)
+    if status == DIVERGENT and item.owned is not None and reason.startswith(OWNED_DIFFER):
+        try:
+            artifact.adoption = adoption.adopt(item.path, item.convergence, found, item.owned, prefix)
+        except adoption.NotAdoptable as why:
+            if not why.held:  # drift of held values needs no note; an absent key that cannot be added does
+                artifact.reason += f" (not adoptable: {why})"
+        else:
+            artifact.reason = (f"owned keys absent: {', '.join(artifact.adoption.added_keys)}; "
+                               "`provision --adopt` adds them and keeps the rest of the file")
+    return artifact
 
 
 def _compare(item: EmittedFile, found: bytes, prefix: str,
@@ -207,7 +223,7 @@ def _compare(item: EmittedFile, found: bytes, prefix: str,
     if not changed:
         return MATCH, OWNED_MATCH, "", owned
     keys = tuple(dict.fromkeys(owned + tuple(k for k in actual if k not in owned)))
-    return (DIVERGENT, "owned keys differ: " + ", ".join(changed),
+    return (DIVERGENT, OWNED_DIFFER + ", ".join(changed),
             _text_diff(item.path, render(expected), render(actual)), keys)
 
 
@@ -381,13 +397,14 @@ def _wrong_kind(segment: str, mode: int, *, directory: bool) -> tuple[str, Path,
 # ------------------------------------------------------------------------------------------ apply
 
 
-def divergent_error(plans: list[ResidentPlan]) -> DivergentError:
+def divergent_error(plans: list[ResidentPlan], *, only: list[Artifact] | None = None) -> DivergentError:
+    """One line naming every DIVERGENT file (or just ``only``) with its owned keys and reason."""
+    chosen = only if only is not None else [a for p in plans for a in p.divergent()]
     lines = []
-    for plan in plans:
-        for art in plan.divergent():
-            keys = ", ".join(art.owned_keys) or "(path)"
-            lines.append(f"{art.path} [owned: {keys}] — {art.reason}")
-    first = next(a for p in plans for a in p.divergent())
+    for art in chosen:
+        keys = ", ".join(art.owned_keys) or "(path)"
+        lines.append(f"{art.path} [owned: {keys}] — {art.reason}")
+    first = chosen[0]
     more = f" (+{len(lines) - 1} more: " + "; ".join(lines[1:]) + ")" if len(lines) > 1 else ""
     return DivergentError(f"{lines[0]}{more}; nothing was written", path=first.path)
 
@@ -401,60 +418,105 @@ def apply_plan(plan: ResidentPlan) -> ResidentPlan:
 
 
 def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: str | None = None,
-                plans: list[ResidentPlan] | None = None) -> list[ResidentPlan]:
-    """Provision: the whole plan first; if anything anywhere is DIVERGENT, nothing is written."""
+                plans: list[ResidentPlan] | None = None, adopt: bool = False) -> list[ResidentPlan]:
+    """Provision: the whole plan first; if anything anywhere is DIVERGENT, nothing is written.
+
+    With ``adopt``, a DIVERGENT file that is adoptable (its owned keys only absent) does not block:
+    the owned keys are added to it (``Artifact.adoption``), atomically and re-checked against the
+    bytes it was planned from. Any other DIVERGENT file still refuses the whole run."""
     if plans is not None:
         fresh = _refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in plans])
     else:
         fresh = plan_fleet(fleet, resident_id, interpreter=interpreter)
-    if any(p.divergent() for p in fresh):
-        raise divergent_error(fresh)
+    blocking = [a for p in fresh for a in p.divergent() if not (adopt and a.adoption is not None)]
+    if blocking:
+        raise divergent_error(fresh, only=blocking)
     pending = [art for plan in fresh for art in plan.artifacts if art.status == PENDING]
+    adopting = [art for plan in fresh for art in plan.artifacts if art.status == DIVERGENT]
     for art in pending:
         art.emitted.content  # render (and schema-check) everything before the first write
-    created: list[Artifact] = []
+    written: list[Artifact] = []
     try:
+        for art in adopting:
+            _adopt(art)
+            written.append(art)
         for art in pending:
             if _create(art):
-                created.append(art)
+                written.append(art)
     except BaseException as err:
-        _remove_created(created)
+        _undo_written(written)
         if isinstance(err, CuratorError):
             raise
         if isinstance(err, OSError):
-            raise PreparationError(f"cannot create: {err.strerror or err}", path=err.filename) from None
+            raise PreparationError(f"cannot write: {err.strerror or err}", path=err.filename) from None
         raise
     after = _refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in fresh])
     if any(p.divergent() for p in after):
         # Something moved while this run wrote (another writer, a racing provision): never report
         # success over a seat that is not clean, and leave no half-born seat behind.
-        kept = _remove_created(created)
+        kept = _undo_written(written)
         error = divergent_error(after)
-        note = "" if not kept else f"; kept {len(kept)} created file(s) that changed since: {', '.join(map(str, kept))}"
+        note = "" if not kept else f"; kept {len(kept)} file(s) written to since: {', '.join(map(str, kept))}"
         raise DivergentError(error.message.replace("; nothing was written", "") +
-                             f"; found after writing, the files this run created were removed{note}",
+                             f"; found after writing, what this run wrote was undone{note}",
                              path=error.path)
-    born = {art.path for art in created}
-    for plan in after:  # report what this run wrote as CREATED, as the reference composer does
+    born = {art.path: art for art in written}
+    for plan in after:  # report what this run wrote as CREATED / ADOPTED, as the reference composer does
         for art in plan.artifacts:
             if art.path in born and art.status == MATCH:
-                art.status, art.reason = CREATED, f"created now (mode {art.emitted.mode:04o})"
+                if born[art.path].adoption is not None:
+                    keys = ", ".join(born[art.path].adoption.added_keys)
+                    art.status, art.reason = ADOPTED, f"adopted now: added {keys}, kept the rest of the file"
+                else:
+                    art.status, art.reason = CREATED, f"created now (mode {art.emitted.mode:04o})"
     return after
 
 
-def _remove_created(created: list[Artifact]) -> list[Path]:
-    """Undo this run's creations, newest first. A file whose bytes are no longer what this run wrote
-    has been written by someone since: it is kept (never lose text). Returns the kept paths."""
+def _undo_written(written: list[Artifact]) -> list[Path]:
+    """Undo this run's writes, newest first: a created file is removed, an adopted one gets its old
+    bytes back. A file whose bytes are no longer what this run wrote has been written by someone
+    since: it is kept (never lose text). Returns the kept paths."""
     kept = []
-    for art in reversed(created):
+    for art in reversed(written):
+        ours = art.adoption.after if art.adoption is not None else art.emitted.content
         try:
-            if _read_regular(art.path) != art.emitted.content:
+            if _read_regular(art.path) != ours:
                 kept.append(art.path)
                 continue
-            os.unlink(art.path)
+            if art.adoption is not None:
+                atomic_write(art.path, art.adoption.before)
+            else:
+                os.unlink(art.path)
+        except (OSError, CuratorError):
+            kept.append(art.path)
+    return kept
+
+
+def _adopt(art: Artifact) -> None:
+    """Write one adoption: the file must still hold the bytes it was planned from, right before the
+    rename too, and must hold the adopted bytes after it."""
+    item, plan = art.emitted, art.adoption
+    problem, _ = path_problem(item.root, art.path)
+    if problem:
+        raise DivergentError(f"{art.path}: {problem}; nothing more was written", path=art.path)
+    if _read_regular(art.path) != plan.before:
+        raise DivergentError("changed on disk since it was planned; nothing more was written", path=art.path)
+    mode = stat.S_IMODE(os.lstat(art.path).st_mode)
+    temp = write_temp(art.path, plan.after, mode)
+    try:
+        if _read_regular(art.path) != plan.before:  # the last look before the rename
+            raise DivergentError("changed on disk while it was being adopted; nothing more was written",
+                                 path=art.path)
+        os.replace(temp, art.path)
+    except BaseException:
+        try:
+            os.unlink(temp)
         except OSError:
             pass
-    return kept
+        raise
+    fsync_dir(art.path.parent)
+    if _read_regular(art.path) != plan.after:
+        raise DivergentError("changed on disk right after it was adopted", path=art.path)
 
 
 def _create(art: Artifact) -> bool:

@@ -37,7 +37,8 @@ def test_plan_provision_plan_cycle_with_json(tmp_path, capsys):
     kimi, oc = report["residents"]
     assert list(kimi) == ["agent_id", "harness", "instance_home", "memory_dir", "repo", "artifacts"]
     assert (kimi["agent_id"], kimi["harness"], oc["agent_id"]) == (KIMI, "kimi-code", OPENCODE)
-    assert list(kimi["artifacts"][0]) == ["path", "owner", "status", "owned_keys", "reason", "diff"]
+    assert list(kimi["artifacts"][0]) == ["path", "owner", "status", "owned_keys", "reason", "diff",
+                                         "adoptable", "adopt_diff"]
     assert [a["status"] for a in kimi["artifacts"]] == ["PENDING"] * 7
     assert [a["owner"] for a in oc["artifacts"]] == ["bearer"] * 4 + ["fleet"] * 2
 

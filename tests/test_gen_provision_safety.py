@@ -109,7 +109,7 @@ def test_provision_never_reports_success_over_a_seat_that_diverged_while_it_wrot
     monkeypatch.setattr(composer, "exclusive_create", create)
     with pytest.raises(DivergentError) as caught:
         composer.apply_fleet(fleet)
-    assert "opencode.jsonc" in str(caught.value) and "removed" in str(caught.value)
+    assert "opencode.jsonc" in str(caught.value) and "undone" in str(caught.value)
     after = tree_bytes(tmp_path)
     # Every file this run created is gone again; only the other writer's file remains, as it wrote it.
     assert {k: v for k, v in after.items() if not k.endswith("opencode.jsonc")} == before
@@ -131,7 +131,7 @@ def test_rollback_keeps_a_created_file_someone_wrote_to_since(tmp_path, monkeypa
         return made
 
     monkeypatch.setattr(composer, "exclusive_create", create)
-    with pytest.raises(DivergentError, match="kept 2 created file") as caught:
+    with pytest.raises(DivergentError, match=r"kept 2 file\(s\) written to since") as caught:
         composer.apply_fleet(fleet)
     assert str(memory["path"]) in str(caught.value)
     assert memory["path"].read_bytes().endswith(b"- the bearer's first line\n")

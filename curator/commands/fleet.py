@@ -31,6 +31,9 @@ def register(subparsers) -> None:
 
     provision = subparsers.add_parser("provision", help="create every pending seat file; refuses if anything diverged")
     _fleet_args(provision)
+    provision.add_argument("--adopt", action="store_true",
+                           help="add the fleet's owned keys into existing files that lack them (plan lists them "
+                                "as adoptable), keeping everything else; the diffs are printed before writing")
     provision.set_defaults(func=run_provision)
 
     aside = subparsers.add_parser("set-aside", help="rename a DIVERGENT file to <name>.divergent-<UTC stamp>")
@@ -75,8 +78,17 @@ def run_plan(args) -> int:
 
 def run_provision(args) -> int:
     fleet = load_manifest(args.fleet)
+    planned = None
+    if args.adopt:  # the diffs first; apply re-plans and writes only what it re-checked
+        planned = composer.plan_fleet(fleet, args.resident)
+        adoptions = [a.adoption for p in planned for a in p.artifacts if a.adoption is not None]
+        if not args.json:
+            for item in adoptions:
+                print(f"adopting {item.path}: adding {', '.join(item.added_keys)}")
+                sys.stdout.write(_indented(item.diff))
     try:
-        plans = composer.apply_fleet(fleet, args.resident)
+        plans = composer.apply_fleet(fleet, plans=planned, adopt=True) if args.adopt else \
+            composer.apply_fleet(fleet, args.resident)
     except CuratorError as err:
         if err.code != "FLEET_WORKSPACE_DIVERGENT":
             raise
@@ -109,9 +121,19 @@ def _print(plans: list[composer.ResidentPlan], as_json: bool, *, done: bool = Fa
                 print(f"            {art.reason}")
                 if art.owned_keys:
                     print(f"            owned: {', '.join(art.owned_keys)}")
-                for line in art.diff.splitlines():
-                    print(f"            {line}")
+                if art.adoption is not None:
+                    print("            adoptable; `provision --adopt` would write:")
+                    sys.stdout.write(_indented(art.adoption.diff))
+                else:
+                    sys.stdout.write(_indented(art.diff))
     # A plan's absent files are PENDING (to create); provision reports the ones it wrote as CREATED.
     statuses = (composer.MATCH, composer.CREATED if done else composer.PENDING, composer.DIVERGENT)
     counts = [f"{sum(a.status == s for p in plans for a in p.artifacts)} {s}" for s in statuses]
-    print(f"{len(plans)} resident(s): {', '.join(counts)}")
+    adoptable = sum(a.adoption is not None for p in plans for a in p.artifacts)
+    adopted = sum(a.status == composer.ADOPTED for p in plans for a in p.artifacts)
+    extra = f" ({adoptable} adoptable)" if adoptable else f", {adopted} ADOPTED" if adopted else ""
+    print(f"{len(plans)} resident(s): {', '.join(counts)}{extra}")
+
+
+def _indented(text: str) -> str:
+    return "".join(f"            {line}\n" for line in text.splitlines())
