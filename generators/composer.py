@@ -56,6 +56,8 @@ class Artifact:
     unsafe_at: Path | None = field(default=None, repr=False, compare=False)
     # Other residents whose fleet-owned file this same file on disk is (a manifest problem).
     shared_with: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    # ("file", st_dev, st_ino) of a fleet file the plan found (from the lstat it made anyway).
+    found_id: tuple | None = field(default=None, repr=False, compare=False)
     # A DIVERGENT file whose owned keys are only absent: what `provision --adopt` would write.
     adoption: adoption.Adoption | None = field(default=None, repr=False, compare=False)
 
@@ -141,8 +143,11 @@ def _refuse_shared(fleet: Fleet, plans: list[ResidentPlan]) -> list[ResidentPlan
     disk). Checked against the whole fleet, so planning one resident still sees its clashes.
     Only files outside the instance root can clash: seat homes are distinct by construction."""
     root = fleet.instance_root
-    entries = [(plan.agent_id, art.path, art) for plan in plans for art in plan.artifacts
-               if art.owner == FLEET and art.emitted is not None and art.emitted.root != root]
+    # `is not`: the emitters hand the fleet's own instance_root object to every seat-home file (and
+    # comparing Paths by value costs more than this whole check); a file that slips through is only
+    # looked at needlessly.
+    entries = [(plan.agent_id, art.path, art, art.found_id) for plan in plans for art in plan.artifacts
+               if art.owner is FLEET and art.emitted is not None and art.emitted.root is not root]
     planned = {plan.agent_id for plan in plans}
     for resident in fleet.residents:
         if resident.agent_id in planned:
@@ -151,8 +156,8 @@ def _refuse_shared(fleet: Fleet, plans: list[ResidentPlan]) -> list[ResidentPlan
             emitted = emit_resident(fleet, resident, interpreter=plans[0].interpreter if plans else None)
         except CuratorError:  # that resident's own plan reports its problem
             continue
-        entries += [(resident.agent_id, item.path, None) for item in emitted
-                    if item.owner == FLEET and item.root != root]
+        entries += [(resident.agent_id, item.path, None, None) for item in emitted
+                    if item.owner is FLEET and item.root is not root]
     for group in shared_files.shared(entries):
         owners = list(dict.fromkeys(owner for owner, _, _ in group))
         real = os.path.realpath(group[0][1])
@@ -188,7 +193,8 @@ def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Art
     except OSError as err:
         return Artifact(item.path, item.owner, DIVERGENT, owned, f"unreadable: {err.strerror or err}", emitted=item)
     status, reason, diff, keys = _compare(item, found, prefix, owned)
-    artifact = Artifact(item.path, item.owner, status, keys, reason, diff, emitted=item)
+    artifact = Artifact(item.path, item.owner, status, keys, reason, diff, emitted=item,
+                        found_id=("file", found_stat.st_dev, found_stat.st_ino))
     if status == DIVERGENT and item.owned is not None and reason.startswith(OWNED_DIFFER):
         try:
             artifact.adoption = adoption.adopt(item.path, item.convergence, found, item.owned, prefix)
