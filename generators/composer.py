@@ -58,13 +58,14 @@ class Artifact:
     shared_with: tuple[str, ...] = field(default=(), repr=False, compare=False)
     # ("file", st_dev, st_ino) of a fleet file the plan found (from the lstat it made anyway).
     found_id: tuple | None = field(default=None, repr=False, compare=False)
-    # A DIVERGENT file whose owned keys are only absent: what `provision --adopt` would write.
+    # A DIVERGENT file whose owned keys are only absent: what `provision --adopt` would write
+    # (on an ADOPTED file: what it wrote).
     adoption: adoption.Adoption | None = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict:
         return {"path": str(self.path), "owner": self.owner, "status": self.status,
                 "owned_keys": list(self.owned_keys), "reason": self.reason, "diff": self.diff,
-                "adoptable": self.adoption is not None,
+                "adoptable": self.adoption is not None and self.status == DIVERGENT,
                 "adopt_diff": self.adoption.diff if self.adoption is not None else ""}
 
 
@@ -471,7 +472,8 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
         for art in plan.artifacts:
             if art.path in born and art.status == MATCH:
                 if born[art.path].adoption is not None:
-                    keys = ", ".join(born[art.path].adoption.added_keys)
+                    art.adoption = born[art.path].adoption  # what was written, for the report
+                    keys = ", ".join(art.adoption.added_keys)
                     art.status, art.reason = ADOPTED, f"adopted now: added {keys}, kept the rest of the file"
                 else:
                     art.status, art.reason = CREATED, f"created now (mode {art.emitted.mode:04o})"

@@ -248,3 +248,14 @@ def test_adopt_proves_its_work_and_refuses_held_values(tmp_path):
     with pytest.raises(NotAdoptable, match="already hold other values: instructions") as caught:
         adoption.adopt(path, OPENCODE_CONFIG, held, expected, "neo-mjs-")
     assert caught.value.held
+
+
+def test_provision_adopt_json_reports_adopted_files_with_what_was_written(fleet_with_user_files, capsys):
+    manifest, _, jsonc, mcp = fleet_with_user_files
+    code, out, _ = run(capsys, "provision", "--fleet", str(manifest), "--adopt", "--json")
+    assert code == 0
+    arts = {Path(a["path"]): a for r in json.loads(out)["residents"] for a in r["artifacts"]}
+    for path in (jsonc, mcp):
+        assert arts[path]["status"] == "ADOPTED" and arts[path]["adoptable"] is False
+        assert f"+++ {path} (adopted)" in arts[path]["adopt_diff"]
+    assert {a["status"] for p, a in arts.items() if p not in (jsonc, mcp)} == {"CREATED"}
