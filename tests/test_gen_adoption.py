@@ -259,3 +259,28 @@ def test_provision_adopt_json_reports_adopted_files_with_what_was_written(fleet_
         assert arts[path]["status"] == "ADOPTED" and arts[path]["adoptable"] is False
         assert f"+++ {path} (adopted)" in arts[path]["adopt_diff"]
     assert {a["status"] for p, a in arts.items() if p not in (jsonc, mcp)} == {"CREATED"}
+
+
+def test_an_edit_that_rewrites_old_bytes_is_refused(monkeypatch, tmp_path):
+    expected = {"instructions": ["/m/MEMORY.md"]}
+    found = b'{\n  "model": "x"\n}\n'
+    monkeypatch.setattr(adoption, "_json_adopt", lambda text, inserts: text.replace('"x"', '"y"').replace(
+        "{\n", '{\n  "instructions": ["/m/MEMORY.md"],\n'))
+    with pytest.raises(NotAdoptable, match="change keys the fleet does not own"):
+        adoption.adopt(tmp_path / "opencode.jsonc", OPENCODE_CONFIG, found, expected, "neo-mjs-")
+    monkeypatch.setattr(adoption, "_json_adopt", lambda text, inserts: text.replace('": "x"', '":"x"').replace(
+        "{\n", '{\n  "instructions": ["/m/MEMORY.md"],\n'))
+    with pytest.raises(NotAdoptable, match="rewrite bytes outside the owned keys"):
+        adoption.adopt(tmp_path / "opencode.jsonc", OPENCODE_CONFIG, found, expected, "neo-mjs-")
+
+
+def test_an_editor_that_trips_is_an_unadoptable_file_not_a_crash(monkeypatch, tmp_path):
+    def broken(text, inserts):
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(adoption, "_json_adopt", broken)
+    with pytest.raises(NotAdoptable, match="cannot be edited safely"):
+        adoption.adopt(tmp_path / "opencode.jsonc", OPENCODE_CONFIG, b"{}", {"instructions": ["/m"]}, "neo-mjs-")
+    big = b'{"pad": "' + b"x" * adoption.MAX_BYTES + b'"}'
+    with pytest.raises(NotAdoptable, match="not edited"):
+        adoption.adopt(tmp_path / "opencode.jsonc", OPENCODE_CONFIG, big, {"instructions": ["/m"]}, "neo-mjs-")
