@@ -16,6 +16,7 @@ with comments is DIVERGENT (measured on 2.1.328: with a ``//`` line in it, the h
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -25,7 +26,7 @@ from generators.emission import (CLAUDE_MCP, CLAUDE_SETTINGS, FLEET, WHOLE_FILE,
 from generators.kimi import hook_command, resolve_interpreter
 from generators.kimi import mcp_json as render_json  # indented JSON, one final newline: both harnesses read it
 from generators.manifest import Fleet, McpServer, Resident, servers_key, servers_of
-from generators.projection import ABSENT, kimi_mcp_keys, kimi_mcp_projection
+from generators.projection import ABSENT, json_object, kimi_mcp_keys, kimi_mcp_projection, register_projector
 from generators.script_source import HOOK_SCRIPT, identity_hook
 
 HARNESS = "claude-code"
@@ -104,6 +105,11 @@ def settings_keys(prefix: str) -> tuple[str, ...]:
 
 def mcp_projection(doc: dict, prefix: str) -> dict[str, object]:
     return kimi_mcp_projection(doc, prefix)  # the same shape: prefixed entries of mcpServers
+
+
+# How plan reads these files from disk: Claude Code reads both as plain JSON (no comments).
+register_projector(CLAUDE_SETTINGS, lambda data, prefix: settings_projection(json_object(data, json.loads), prefix))
+register_projector(CLAUDE_MCP, lambda data, prefix: mcp_projection(json_object(data, json.loads), prefix))
 
 
 # ---------------------------------------------------------------------------------------- .mcp.json
