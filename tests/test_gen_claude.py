@@ -234,3 +234,27 @@ def test_claude_module_owns_no_state():
     two = {p: f.content for p, f in emitted(fixed_fleet()).items()}
     assert one == two
     assert claude.permission_rule("neo-mjs-x") == "mcp__neo-mjs-x"
+
+
+def test_a_residents_own_mcp_json_is_adoptable_but_their_settings_json_fails_closed(born):
+    """`.mcp.json` takes the fleet's servers beside the resident's own; settings.json's owned parts are
+    entries inside arrays, which adoption does not insert: it stays DIVERGENT and nothing is written."""
+    repo = born.resident(CLAUDE).repo
+    mcp = repo / ".mcp.json"
+    own = b'{"mcpServers": {"my-private-server": {"command": "mine"}}}\n'
+    mcp.write_bytes(own)
+    found = artifact(born, ".mcp.json")
+    assert found.status == DIVERGENT and found.adoption is not None
+    plans = composer.apply_fleet(born, adopt=True)
+    after = json.loads(mcp.read_bytes())
+    assert after["mcpServers"]["my-private-server"] == {"command": "mine"}
+    assert set(after["mcpServers"]) == {"my-private-server", "neo-mjs-memory-core"}
+    assert {a.path.name: a.status for a in plans[0].artifacts}[".mcp.json"] == "ADOPTED"
+
+    settings = settings_path(born)
+    mine = b'{"model": "claude-opus-4-1", "permissions": {"allow": ["Bash(ls)"]}}\n'
+    settings.write_bytes(mine)
+    assert artifact(born, "settings.json").adoption is None
+    with pytest.raises(DivergentError, match="nothing was written"):
+        composer.apply_fleet(born, adopt=True)
+    assert settings.read_bytes() == mine
