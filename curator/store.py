@@ -138,13 +138,16 @@ class InterruptedChange:
 
     @property
     def message(self) -> str:
-        """One line for people: what was interrupted, where each file stands, what to run."""
+        """One line for people: what was interrupted, where each file stands, what to run. undo
+        always brings the files to before the change and redo to after it, so for an interrupted
+        undo, undo is what finishes it."""
         parts = [f"{', '.join(names)} {label}" for names, label in (
             (self.at_after, "changed"), (self.at_before, "not yet changed"), (self.changed, "edited since"))
             if names]
+        finish, back = ("undo", "redo") if self.verb == "undo" else ("redo", "undo")
         return (f"an interrupted {self.verb} of change {self.entry.id} ({self.entry.description}): "
-                f"{'; '.join(parts)}; finish it with `seat-curator redo {self.memory_dir}` or roll it back "
-                f"with `seat-curator undo {self.memory_dir}`")
+                f"{'; '.join(parts)}; finish it with `seat-curator {finish} {self.memory_dir}` or roll it back "
+                f"with `seat-curator {back} {self.memory_dir}`")
 
     def to_json(self) -> dict:
         return {"id": self.entry.id, "description": self.entry.description, "kind": self.entry.kind,
@@ -179,6 +182,37 @@ def state_leftovers(memory_dir: str | Path, *, state_dir: str | Path | None = No
     stale = time.time() - fsio.TEMP_STALE_S
     return [(directory / name, size) for directory in (state, state / "blobs")
             for name, _target, size in fsio.temp_files(directory, older_than=stale)]
+
+
+@dataclass(frozen=True)
+class SeatState:
+    """What the curator's own state says about a seat, for `check` and the app: an interrupted
+    change, temp files a killed operation left in the state dir, or a journal that cannot be read."""
+
+    interrupted: InterruptedChange | None = None
+    leftovers: tuple[tuple[Path, int], ...] = ()
+    problem: str | None = None  # the journal or state dir could not be read
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        found = [self.interrupted.message] if self.interrupted else []
+        if self.leftovers:
+            total = sum(size for _path, size in self.leftovers)
+            names = ", ".join(f"{path} ({size:,} B)" for path, size in self.leftovers)
+            found.append(f"{len(self.leftovers)} temp file(s), {total:,} B, left in the curator's state dir by an "
+                         f"interrupted operation (no bearer text; the next save or undo removes them): {names}")
+        if self.problem:
+            found.append(self.problem)
+        return tuple(found)
+
+
+def seat_state(memory_dir: str | Path, *, state_dir: str | Path | None = None) -> SeatState:
+    """Read-only: ``interrupted_change`` and ``state_leftovers`` together, problems as a warning."""
+    try:
+        return SeatState(interrupted_change(memory_dir, state_dir=state_dir),
+                         tuple(state_leftovers(memory_dir, state_dir=state_dir)))
+    except CuratorError as err:
+        return SeatState(problem=str(err))
 
 
 def write_order(moves: list[tuple[str, bytes | None, bytes | None]]) -> list[tuple[str, bytes | None, bytes | None]]:
