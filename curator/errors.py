@@ -20,7 +20,9 @@ class CuratorError(Exception):
             self.code = code
 
     def __str__(self) -> str:  # one line, naming the file when there is one
-        if self.path and self.path not in self.message:
+        # Prefixed unless the message already starts with it: a short name such as "loop" may well
+        # occur inside the message without naming the file.
+        if self.path and not self.message.startswith(self.path):
             return f"{self.path}: {self.message}"
         return self.message
 

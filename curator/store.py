@@ -229,8 +229,10 @@ def _locate(memory_dir: str | Path, state_dir: str | Path | None) -> tuple[Path,
     path = Path(memory_dir).expanduser()
     try:
         resolved = path.resolve(strict=True)
-    except (FileNotFoundError, RuntimeError):
+    except FileNotFoundError:
         raise InputError("no such memory directory", path=path) from None
+    except RuntimeError:  # Python 3.11 reports a symlink loop so
+        raise InputError("cannot open the memory directory: a symlink loop (ELOOP)", path=path) from None
     except OSError as err:
         raise from_os_error(err, "cannot open the memory directory", path=path) from None
     state = Path(state_dir).expanduser() if state_dir is not None else default_state_dir(resolved)

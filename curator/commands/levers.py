@@ -89,6 +89,16 @@ def _limits(args: argparse.Namespace) -> Limits:
         raise CuratorError(str(err), code="BAD_ARGUMENTS") from None
 
 
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Every argument, before anything is read or written: a bad one must never fail a command
+    after its change is on disk."""
+    _limits(args)
+    for option in ("limit", "top", "threshold"):
+        value = getattr(args, option, None)
+        if value is not None and value < 0:
+            raise CuratorError(f"--{option} must be zero or more, not {value}", code="BAD_ARGUMENTS")
+
+
 def _open(args: argparse.Namespace):
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     raw = store.read(INDEX_NAME)
@@ -132,6 +142,7 @@ def _apply(args, store: SeatStore, raw: bytes, change: Change) -> int:
 # -- commands ----------------------------------------------------------------------------------
 
 def run_candidates(args: argparse.Namespace) -> int:
+    _check_arguments(args)
     _store, raw, index = _open(args)
     meter = measure(raw, _limits(args))
     found = merge.find_candidates(index, limit=args.limit)
@@ -148,6 +159,7 @@ def run_candidates(args: argparse.Namespace) -> int:
 
 
 def run_merge(args: argparse.Namespace) -> int:
+    _check_arguments(args)
     store, raw, index = _open(args)
     change = merge.plan_merge(store.memory_dir, index, args.ids, text=args.text,
                               drop_pointers=tuple(args.drop_pointer), force=args.force)
@@ -155,18 +167,21 @@ def run_merge(args: argparse.Namespace) -> int:
 
 
 def run_archive(args: argparse.Namespace) -> int:
+    _check_arguments(args)
     store, raw, index = _open(args)
     change = archive.plan_archive(store.memory_dir, index, args.ids, today=args.date or date.today())
     return _apply(args, store, raw, change)
 
 
 def run_restore(args: argparse.Namespace) -> int:
+    _check_arguments(args)
     store, raw, index = _open(args)
     change = archive.plan_restore(store.memory_dir, index, args.id)
     return _apply(args, store, raw, change)
 
 
 def run_search(args: argparse.Namespace) -> int:
+    _check_arguments(args)
     store, raw, _index = _open(args)
     hits = archive.search_archive(store.memory_dir, args.query, limit=args.limit)
     lines = [f"now: {_meter_text(measure(raw, _limits(args)))}", f"{len(hits)} archived entr{'y' if len(hits) == 1 else 'ies'}:"]
@@ -176,6 +191,7 @@ def run_search(args: argparse.Namespace) -> int:
 
 
 def run_trim(args: argparse.Namespace) -> int:
+    _check_arguments(args)
     store, raw, index = _open(args)
     limits = _limits(args)
     found = trim.suggestions(store.memory_dir, index, threshold_bytes=args.threshold, top=args.top, limits=limits)
@@ -211,6 +227,7 @@ def run_trim(args: argparse.Namespace) -> int:
 
 
 def _history_step(args: argparse.Namespace, undo: bool) -> int:
+    _check_arguments(args)
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     before = store.read(INDEX_NAME) if store.exists(INDEX_NAME) else b""
     entry: AppliedChange = store.undo() if undo else store.redo()
