@@ -460,11 +460,13 @@ class SeatStore:
         try:
             for name, old, new in moves:
                 written[name] = self._settle(name, old, new, entry.files[name].mode, carry_appends=carry_appends)
+                self._seen[name] = self._fingerprint(name, written[name][1])  # ours is the new baseline
         except BaseException as err:
             failure = self._save_error(err, name)
             try:
                 for back, (replaced, wrote) in reversed(list(written.items())):
-                    self._settle(back, wrote, replaced, entry.files[back].mode, carry_appends=True)
+                    _, put = self._settle(back, wrote, replaced, entry.files[back].mode, carry_appends=True)
+                    self._seen[back] = self._fingerprint(back, put)
             except BaseException as second:
                 raise CuratorError(
                     f"{failure}; the files already written could not be put back ({second}); the journal keeps "
@@ -478,6 +480,15 @@ class SeatStore:
                 raise
             raise failure from err
         return written
+
+    def _fingerprint(self, name: str, data: bytes | None) -> Fingerprint:
+        if data is None:
+            return ABSENT
+        try:
+            mtime = os.lstat(self.memory_dir / name).st_mtime_ns
+        except OSError:
+            mtime = 0  # size and hash decide a conflict; the mtime is only informative
+        return Fingerprint(len(data), mtime, digest(data))
 
     def _save_error(self, err: BaseException, name: str | None) -> BaseException:
         if isinstance(err, OSError):
