@@ -166,7 +166,11 @@ def interrupted_change(memory_dir: str | Path, *, state_dir: str | Path | None =
     done, _undone = _parse_journal(fsio.read_bytes(journal), memory, journal)
     if not done or done[-1].state not in IN_TRANSITION:
         return None
-    entry = done[-1]
+    return _where_files_stand(memory, done[-1])
+
+
+def _where_files_stand(memory: Path, entry: AppliedChange) -> InterruptedChange | None:
+    """``entry`` (in transition) as an InterruptedChange, or None if no file or every file was reached."""
     sides = {name: _side(step, _read_current(memory, name)[1].sha256) for name, step in entry.files.items()}
     if len(set(sides.values())) == 1 and "changed" not in sides.values():
         return None  # no file or every file reached: the next store operation settles it silently
@@ -373,7 +377,7 @@ class SeatStore:
         self._load_journal()
         if not self._done or self._done[-1].state not in IN_TRANSITION:
             return None
-        return interrupted_change(self.memory_dir, state_dir=self.state_dir)
+        return _where_files_stand(self.memory_dir, self._done[-1])
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self, change: Change) -> AppliedChange:
@@ -444,7 +448,7 @@ class SeatStore:
 
     def _refuse_if_interrupted(self) -> None:
         if self._done and self._done[-1].state in IN_TRANSITION:
-            found = interrupted_change(self.memory_dir, state_dir=self.state_dir)
+            found = _where_files_stand(self.memory_dir, self._done[-1])  # (under our own lock)
             what = found.message if found else f"change {self._done[-1].id} was interrupted"
             raise CuratorError(f"{what}; nothing new is saved until then", path=self.memory_dir,
                                code="CHANGE_INTERRUPTED")
@@ -526,6 +530,8 @@ class SeatStore:
                 if held is None:
                     if not fsio.link_new(tmp, path):
                         raise self._changed_meanwhile(name)
+                    with contextlib.suppress(FileNotFoundError):  # linked: the temp name goes
+                        os.unlink(tmp)
                     fsio.fsync_dir(path.parent)
                     return expect, want
                 # Last look before the rename: most of the time since the first read went on the fsync.

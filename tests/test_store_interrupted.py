@@ -244,4 +244,5 @@ def test_a_new_change_is_refused_while_one_is_interrupted(tmp_path, env, capsys)
     code = main(["archive", str(memory), entry_id(memory, "MEMORY.md", ARCHIVED, capsys)])
     _out, err = capsys.readouterr()
     assert code == 1 and "CHANGE_INTERRUPTED" in err and err.count("\n") == 1
+    assert "an interrupted save of change" in err and "seat-curator redo" in err
     assert files(memory) == before

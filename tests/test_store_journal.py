@@ -199,3 +199,15 @@ def test_what_the_store_wrote_is_the_baseline_of_its_next_change(seat):
     (memory / "MEMORY.md").write_bytes(first + b"- the agent\r\n")
     with pytest.raises(ConflictError):
         store.apply(Change("d", {"MEMORY.md": first + b"- d\r\n"}))
+
+
+def test_no_temp_file_is_left_behind_by_a_create_a_delete_or_a_replace(seat):
+    memory, state = seat
+    store = SeatStore.open(memory, state_dir=state)
+    old = store.read("MEMORY.md")
+    store.apply(Change("create", {"MEMORY.md": old + b"- x\r\n", "ARCHIVE.md": b"# Archive\n"}))
+    store.undo()  # deletes ARCHIVE.md
+    store.redo()  # creates it again
+    store.apply(Change("replace", {"ARCHIVE.md": b"# Archive\n- y\n"}))
+    assert sorted(p.name for p in memory.iterdir()) == ["ARCHIVE.md", "MEMORY.md", "notes.md"]
+    assert not [p for p in state.rglob("*.tmp")]
