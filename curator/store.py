@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import errno
 import fcntl
 import hashlib
 import json
@@ -36,7 +35,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from types import MappingProxyType
-from typing import Callable, Iterator, Mapping
+from typing import Iterator, Mapping
 
 from curator import fsio
 from curator.change import Change, check_name, digest
@@ -460,7 +459,7 @@ class SeatStore:
         (``history``); if that fails too, the journal keeps the entry in transition, which is
         reported as an interrupted change. Returns name -> (replaced, written) as on disk."""
         written: dict[str, tuple[bytes | None, bytes | None]] = {}
-        name = None
+        name = old = new = None
         try:
             for name, old, new in moves:
                 written[name] = self._settle(name, old, new, entry.files[name].mode, carry_appends=carry_appends)
@@ -468,6 +467,10 @@ class SeatStore:
         except BaseException as err:
             failure = self._save_error(err, name)
             try:
+                if name is not None and name not in written and new is not None:
+                    # Interrupted after its rename (Ctrl-C, say): it is ours now, so it goes back too.
+                    if self._current(name)[1].sha256 == digest(new):
+                        written[name] = (old, new)
                 for back, (replaced, wrote) in reversed(list(written.items())):
                     _, put = self._settle(back, wrote, replaced, entry.files[back].mode, carry_appends=True)
                     self._seen[back] = self._fingerprint(back, put)
@@ -548,7 +551,8 @@ class SeatStore:
             late = _read_quietly(tmp) if exchanged else fsio.read_open(held, path)
             if late == expect:
                 if exchanged:
-                    os.unlink(tmp)
+                    with contextlib.suppress(OSError):  # a leftover copy of the old version is harmless
+                        os.unlink(tmp)
                 return expect, want
             self._put_back(name, path, tmp if exchanged else None, late, want, mode)
             raise self._changed_meanwhile(name)

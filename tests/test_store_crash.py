@@ -171,3 +171,25 @@ def test_sigkill_between_two_files_is_undoable_after_restart(seat):
     store.undo()  # rolls it back: MEMORY.md comes back; notes.md was never touched and is left alone
     assert (memory / "MEMORY.md").read_bytes() == OLD_INDEX
     assert (memory / "notes.md").read_bytes() == OLD_NOTES
+
+
+def test_interrupt_right_after_a_rename_puts_that_file_back_too(seat, monkeypatch):
+    memory, state = seat
+    store = SeatStore.open(memory, state_dir=state)
+    real = fsio.swap
+    calls = {"n": 0}
+
+    def swap_then_interrupt(tmp, path):
+        result = real(tmp, path)
+        calls["n"] += 1
+        if calls["n"] == 1:  # Ctrl-C lands just after the first file is in place
+            raise KeyboardInterrupt
+        return result
+
+    monkeypatch.setattr(fsio, "swap", swap_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        store.apply(Change("both", {"MEMORY.md": OLD_INDEX + b"- new\n", "notes.md": OLD_NOTES + b"new\n"}))
+    assert (memory / "MEMORY.md").read_bytes() == OLD_INDEX
+    assert (memory / "notes.md").read_bytes() == OLD_NOTES
+    assert leftovers(memory) == []
+    assert not SeatStore.open(memory, state_dir=state).can_undo
