@@ -632,6 +632,27 @@ class SeatStore:
         """Re-apply the last undone change; an interrupted one is finished."""
         return self._step(undo=False)
 
+    def settle_as_is(self) -> AppliedChange:
+        """Settle an interrupted change as its files stand now, writing no file: it becomes an
+        applied change whose "after" is what is on disk, so undo still brings back the version
+        from before it. The way out when a file was edited since (undo and redo both refuse)."""
+        with self._locked():
+            self._load_journal()
+            self._reconcile_pending()
+            if not self._done or self._done[-1].state not in IN_TRANSITION:
+                raise CuratorError("no interrupted change to settle", code="NOTHING_TO_SETTLE")
+            entry = self._done[-1]
+            steps = {}
+            for name, step in entry.files.items():
+                data, now = self._current(name)
+                self._put_blob(data)
+                steps[name] = FileStep(step.before, now.sha256, step.mode)
+            entry = dataclasses.replace(entry, files=MappingProxyType(steps), state="applied")
+            self._done[-1] = entry
+            self._save_journal()
+            self._collect_blobs()
+            return entry
+
     def _step(self, *, undo: bool) -> AppliedChange:
         with self._locked():
             self._load_journal()  # another curator on this seat may have moved the history
@@ -688,9 +709,11 @@ class SeatStore:
             conflicts.append(name)
         if conflicts:
             since = "the interrupted change began" if interrupted else "the curator wrote it"
+            way_out = (f"; to keep the files as they are, settle it with `seat-curator redo {self.memory_dir} "
+                       "--as-is` (undo then returns to before the change)") if interrupted else ""
             raise ConflictError(
                 f"changed on disk since {since}, so {'undo' if to_before else 'redo'} "
-                f"would overwrite someone's edit; nothing was written: {', '.join(sorted(conflicts))}",
+                f"would overwrite someone's edit; nothing was written: {', '.join(sorted(conflicts))}{way_out}",
                 path=self.memory_dir / sorted(conflicts)[0],
             )
         # Read every blob before writing anything, so a missing blob cannot leave half a restore.

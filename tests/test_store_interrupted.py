@@ -246,3 +246,27 @@ def test_a_new_change_is_refused_while_one_is_interrupted(tmp_path, env, capsys)
     assert code == 1 and "CHANGE_INTERRUPTED" in err and err.count("\n") == 1
     assert "an interrupted save of change" in err and "seat-curator redo" in err
     assert files(memory) == before
+
+
+def test_an_interrupted_change_whose_file_was_rewritten_can_be_settled_as_is(tmp_path, env, capsys):
+    """The agent rewrote MEMORY.md (not an append) after the crash: undo and redo both refuse, and
+    `redo --as-is` keeps every file as it is, after which undo returns to before the change."""
+    memory = new_seat(tmp_path)
+    argv = ["trim", str(memory), "--apply", entry_id(memory, "MEMORY.md", SPLIT_NEW, capsys), "--kind", "split"]
+    assert run_killed(memory, env, 1, argv)
+    rewritten = INDEX.replace("## Craft hooks", "## Craft hooks (rewritten by the agent)").encode()
+    (memory / "MEMORY.md").write_bytes(rewritten)
+    now = files(memory)
+    for recovery in ("undo", "redo"):
+        code = main([recovery, str(memory)])
+        _out, err = capsys.readouterr()
+        assert code == 1 and "FILE_CHANGED_ON_DISK" in err and "--as-is" in err
+        assert files(memory) == now
+    assert main(["redo", str(memory), "--as-is"]) == 0
+    capsys.readouterr()
+    assert files(memory) == now and interrupted_change(memory) is None
+    assert main(["archive", str(memory), entry_id(memory, "MEMORY.md", ARCHIVED, capsys)]) == 0  # saves again
+    assert main(["undo", str(memory)]) == 0 and main(["undo", str(memory)]) == 0
+    capsys.readouterr()
+    assert files(memory) == {**{k: v for k, v in now.items() if k != "release-trains-leave-on-tuesdays.md"},
+                             "MEMORY.md": INDEX.encode()}

@@ -74,10 +74,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"the N longest entries (default {trim.DEFAULT_TOP})")
     p.set_defaults(func=run_trim)
 
-    for name, word in (("undo", "undo the last applied change"), ("redo", "redo the last undone change")):
+    for name, word in (("undo", "undo the last applied change; an interrupted one is put back as before it"),
+                       ("redo", "redo the last undone change; an interrupted one is finished")):
         p = subparsers.add_parser(name, help=f"{word} (byte-identical, survives restarts)")
         _common(p)
         p.set_defaults(func=run_undo if name == "undo" else run_redo)
+    p.add_argument("--as-is", action="store_true",
+                   help="settle an interrupted change as its files stand now, writing no file "
+                        "(when a file was edited since and undo and redo both refuse)")
 
 
 # -- shared ------------------------------------------------------------------------------------
@@ -230,6 +234,11 @@ def _history_step(args: argparse.Namespace, undo: bool) -> int:
     _check_arguments(args)
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     before = store.read(INDEX_NAME) if store.exists(INDEX_NAME) else b""
+    if getattr(args, "as_is", False):
+        entry = store.settle_as_is()
+        _out(args, {"settled": entry.to_json()}, [f"settled as the files stand: {entry.description}",
+                                                  f"undo with: seat-curator undo {args.memory_dir}"])
+        return 0
     entry: AppliedChange = store.undo() if undo else store.redo()
     after = store.read(INDEX_NAME) if store.exists(INDEX_NAME) else b""
     word = "undone" if undo else "redone"
