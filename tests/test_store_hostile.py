@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from curator import fsio
+from curator.change import Change
 from curator.cli import main
 from curator.errors import InputError
 from curator.store import SeatStore, seat_state
@@ -142,12 +143,13 @@ def test_a_path_over_4096_bytes_is_one_line(seat, capsys, command):
 
 def test_a_directory_without_search_permission_is_one_line(seat, capsys, monkeypatch):
     (seat / "notes").mkdir()
-    (seat / "notes" / "deep.md").write_text("# Deep\n")
     store = SeatStore.open(seat)
+    store.apply(Change("add a detail file", {"notes/deep.md": b"# Deep\n"}))  # undo will look it up
+    before = snapshot(seat)
+    real = os.stat
     if os.geteuid() != 0:
         (seat / "notes").chmod(0)
     else:  # root searches everything: refuse the lookup the way the kernel would refuse another user
-        real = os.stat
 
         def stat(path, *args, **kwargs):
             if str(path).startswith(str(seat / "notes") + "/"):
@@ -156,11 +158,12 @@ def test_a_directory_without_search_permission_is_one_line(seat, capsys, monkeyp
 
         monkeypatch.setattr(os, "stat", stat)
     try:
-        with pytest.raises(InputError) as err:
-            store.read("notes/deep.md")
+        code, _, err = run(capsys, "undo", seat)
     finally:
+        monkeypatch.setattr(os, "stat", real)
         (seat / "notes").chmod(0o755)
-    assert "deep.md" in str(err.value) and "EACCES" in str(err.value) and "\n" not in str(err.value)
+    one_line_error(code, err, "deep.md", "EACCES")
+    assert snapshot(seat) == before
 
 
 def full_disk(monkeypatch, where):
