@@ -5,6 +5,8 @@ Plan first (chezmoi/terraform style): each artifact is ``PENDING`` (absent: to c
 the whole plan — for one resident or the whole fleet — has no ``DIVERGENT`` artifact, so a seat is
 never half-born and a drifted file is never silently repaired. Two residents whose fleet-owned files
 are one file on disk (the same repo, or one repo a symlink to another) are DIVERGENT at plan time.
+A DIVERGENT file whose owned keys are only absent carries an ``adoption`` (generators.adoption):
+``apply_fleet(..., adopt=True)`` writes it; the report then says ``ADOPTED``.
 Bearer files are create-only and never read; fleet files compare on their owned projection (or
 whole bytes for scripts). Unsafe paths (a symlinked segment, an escape from the trusted root, a file
 where a directory should be) are DIVERGENT too.
