@@ -209,7 +209,8 @@ INSERTS = [(("mcp", "neo-a"), {"k": 1}), (("mcp", "neo-b"), 2), (("instructions"
 
 @pytest.mark.parametrize("text", [
     "{}", "{\n}\n", '{"a": 1}', '{"a": 1,}', '{\n  "a": 1 // c\n}', '{\n  "a": 1, // c\n}',
-    '{\r\n  "a": 1 /* x */\r\n}\r\n', '{\n  "mcp": {} // none yet\n}', '{\n  "mcp": {\n    "x": 1\n  }\n}',
+    '{\r\n  "a": 1 /* x */\r\n}\r\n', '{\r\n  "a": 1, // c\r\n  "mcp": {\r\n    "x": 1 // d\r\n  }\r\n}\r\n',
+    '{\n  "mcp": {} // none yet\n}', '{\n  "mcp": {\n    "x": 1\n  }\n}',
     "{\n  'mcp': {x: 1,},\n}", "\ufeff{\n\t\"a\": [1, {\"b\": \"}\"}]\n}", '// head\n{ /* empty */ }',
     '{\n  "s": "a // not a comment, \\" }",\n  "t": \'{[\'\n}',
 ])
@@ -223,7 +224,7 @@ def test_splicing_only_inserts_and_gives_the_right_document(text):
             assert new[key] == old[key]
     assert {k: v for k, v in new.get("mcp", {}).items() if not k.startswith("neo-")} == old.get("mcp", {})
     if "\r\n" in text:
-        assert "\n" not in out.replace("\r\n", "")
+        assert "\n" not in out.replace("\r\n", "") and "\r" not in out.replace("\r\n", "")
 
 
 @pytest.mark.parametrize("text, reason", [
