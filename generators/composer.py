@@ -36,6 +36,7 @@ CREATED = "CREATED"  # written by the provision run that reports it
 ADOPTED = "ADOPTED"  # an existing file this provision --adopt run added the owned keys to
 MATCH = "MATCH"
 DIVERGENT = "DIVERGENT"
+STATUSES = (DIVERGENT, PENDING, CREATED, ADOPTED, MATCH)  # every artifact status, worst first
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 OWNED_DIFFER = "owned keys differ: "
 
@@ -85,12 +86,9 @@ class ResidentPlan:
 
     @property
     def status(self) -> str:
-        """The worst artifact status: DIVERGENT > PENDING > CREATED > ADOPTED > MATCH."""
+        """The worst artifact status (the order of STATUSES)."""
         statuses = {a.status for a in self.artifacts}
-        for status in (DIVERGENT, PENDING, CREATED, ADOPTED):
-            if status in statuses:
-                return status
-        return MATCH
+        return next((s for s in STATUSES if s in statuses), MATCH)
 
     def divergent(self) -> list[Artifact]:
         return [a for a in self.artifacts if a.status == DIVERGENT]
