@@ -144,13 +144,16 @@ def _prune_empty(doc: dict, old: dict, inserts) -> dict:
     """Drop the parent tables the adoption created (empty once its keys are removed)."""
     for path, _ in inserts:
         for size in range(len(path) - 1, 0, -1):
-            parent = path[:size]
-            node, old_node = doc, old
-            for part in parent[:-1]:
-                node, old_node = node.get(part, {}), old_node.get(part, {}) if isinstance(old_node, dict) else {}
-            if node.get(parent[-1]) == {} and parent[-1] not in old_node:
-                del node[parent[-1]]
+            node, before, key = _at(doc, path[:size - 1]), _at(old, path[:size - 1]), path[size - 1]
+            if node.get(key) == {} and key not in before:
+                del node[key]
     return doc
+
+
+def _at(doc: object, path: tuple[str, ...]) -> dict:
+    for part in path:
+        doc = doc.get(part, {}) if isinstance(doc, dict) else {}
+    return doc if isinstance(doc, dict) else {}
 
 
 # ------------------------------------------------------------------------------------------- TOML
@@ -342,15 +345,18 @@ def _line_end(text: str, at: int) -> int:
     while i < len(text):
         if text[i] in " \t":
             i += 1
-        elif text.startswith("/*", i) and "\n" not in text[i:text.find("*/", i) + 2 if "*/" in text[i:] else len(text)]:
-            i = text.find("*/", i) + 2
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0 or "\n" in text[i:end]:  # a block comment that runs on: the line ends before it
+                break
+            i = end + 2
         elif text.startswith("//", i):
             end = text.find("\n", i)
-            i = len(text) if end < 0 else end
+            i = len(text) if end < 0 else end - (text[end - 1] == "\r")  # a CRLF line ends at its \r
             break
         else:
             break
-    if i < len(text) and text[i] == "\r" and text.startswith("\r\n", i):
+    if text.startswith("\r\n", i):
         return i
     return i if i >= len(text) or text[i] == "\n" else at
 

@@ -5,6 +5,8 @@ Plan first (chezmoi/terraform style): each artifact is ``PENDING`` (absent: to c
 the whole plan — for one resident or the whole fleet — has no ``DIVERGENT`` artifact, so a seat is
 never half-born and a drifted file is never silently repaired. Two residents whose fleet-owned files
 are one file on disk (the same repo, or one repo a symlink to another) are DIVERGENT at plan time.
+A DIVERGENT file whose owned keys are only absent carries an ``adoption`` (generators.adoption):
+``apply_fleet(..., adopt=True)`` writes it; the report then says ``ADOPTED``.
 Bearer files are create-only and never read; fleet files compare on their owned projection (or
 whole bytes for scripts). Unsafe paths (a symlinked segment, an escape from the trusted root, a file
 where a directory should be) are DIVERGENT too.
@@ -34,6 +36,7 @@ CREATED = "CREATED"  # written by the provision run that reports it
 ADOPTED = "ADOPTED"  # an existing file this provision --adopt run added the owned keys to
 MATCH = "MATCH"
 DIVERGENT = "DIVERGENT"
+STATUSES = (DIVERGENT, PENDING, CREATED, ADOPTED, MATCH)  # every artifact status, worst first
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 OWNED_DIFFER = "owned keys differ: "
 
@@ -83,12 +86,9 @@ class ResidentPlan:
 
     @property
     def status(self) -> str:
-        """The worst artifact status: DIVERGENT > PENDING > CREATED > ADOPTED > MATCH."""
+        """The worst artifact status (the order of STATUSES)."""
         statuses = {a.status for a in self.artifacts}
-        for status in (DIVERGENT, PENDING, CREATED, ADOPTED):
-            if status in statuses:
-                return status
-        return MATCH
+        return next((s for s in STATUSES if s in statuses), MATCH)
 
     def divergent(self) -> list[Artifact]:
         return [a for a in self.artifacts if a.status == DIVERGENT]
