@@ -37,6 +37,15 @@ def fleet_seat(tmp_path: Path) -> tuple[Path, Path]:
     return manifest, plan.memory_dir
 
 
+def highlight_entry(app, needle: str):
+    """Put the Entries panel's cursor on the entry containing ``needle`` and focus it; its row."""
+    table = app.screen.query_one(EntriesTable)
+    row = next(r for r in table.rows_by_id.values() if needle in r.text)
+    table.move_cursor(row=table.get_row_index(row.id))
+    table.focus()
+    return row
+
+
 def footer_keys(app) -> list[FooterKey]:
     return list(app.screen.query(FooterKey))
 
@@ -294,10 +303,7 @@ async def test_editor_undo_cannot_bring_back_what_a_lever_moved(tmp_path):
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        table = app.screen.query_one(EntriesTable)
-        entry_id = next(r.id for r in table.rows_by_id.values() if "Never force-push" in r.text)
-        table.move_cursor(row=table.get_row_index(entry_id))
-        table.focus()
+        highlight_entry(app, "Never force-push")
         await pilot.press("a", "y")
         await settle(app, pilot)
         after_lever = app.screen.editor.text
@@ -317,10 +323,7 @@ async def test_saving_an_entry_that_is_also_archived_warns(tmp_path):
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        table = app.screen.query_one(EntriesTable)
-        entry = next(r for r in table.rows_by_id.values() if "Never force-push" in r.text)
-        table.move_cursor(row=table.get_row_index(entry.id))
-        table.focus()
+        entry = highlight_entry(app, "Never force-push")
         await pilot.press("a", "y")
         await settle(app, pilot)
         app.clear_notifications()
@@ -353,10 +356,7 @@ async def test_enter_on_an_entry_goes_to_its_line_with_the_link_selected(tmp_pat
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        table = app.screen.query_one(EntriesTable)
-        row = next(r for r in table.rows_by_id.values() if "Never force-push" in r.text)
-        table.move_cursor(row=table.get_row_index(row.id))
-        table.focus()
+        row = highlight_entry(app, "Never force-push")
         await pilot.press("enter")
         await pilot.pause()
         editor = app.screen.editor
