@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def example_seat() -> Path:
     """A scratch copy of the grown example seat (the bench never writes the bundled one)."""
     target = Path(tempfile.mkdtemp(prefix="seat-curator-bench-")) / "memory"
-    source = resources.files("examples").joinpath("seats", "wren", "memory")
+    source = resources.files("curator").joinpath("examples", "seats", "wren", "memory")
     target.mkdir(parents=True)
     for item in source.iterdir():
         if item.name.endswith(".md"):

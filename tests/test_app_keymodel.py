@@ -46,8 +46,20 @@ def highlight_entry(app, needle: str):
     return row
 
 
-def footer_keys(app) -> list[FooterKey]:
-    return list(app.screen.query(FooterKey))
+async def footer_keys(app, pilot) -> list[FooterKey]:
+    """The footer's keys once it shows the bindings of the current focus (it recomposes after a
+    refresh, so right after a focus change it may still show the previous focus's keys)."""
+    import time
+
+    deadline = time.monotonic() + 60
+    while True:
+        await pilot.pause()
+        keys = list(app.screen.query(FooterKey))
+        live = {b.action for _node, b, _enabled, _tip in app.screen.active_bindings.values() if b.show}
+        if {k.action for k in keys} == live and not app.screen.query_one("KeysFooter")._recompose_pending:
+            return keys
+        assert time.monotonic() < deadline, "the footer never caught up with the focus"
+        await pilot.pause(0.02)
 
 
 def notes(app) -> str:
@@ -120,7 +132,7 @@ async def test_every_footer_key_works_with_the_editor_focused_and_types_nothing(
         await settle(app, pilot)
         assert isinstance(app.focused, IndexEditor)  # the focus the app starts in
         checked = []
-        for key in footer_keys(app):
+        for key in await footer_keys(app, pilot):
             if key.action != "quit":
                 app.screen.editor.focus()
                 await pilot.pause()
@@ -138,7 +150,7 @@ async def test_every_footer_key_works_in_every_panel(tmp_path):
             screen = await back_to_index(app, pilot)
             screen.action_tab(tab)
             await pilot.pause()
-            for key in footer_keys(app):
+            for key in await footer_keys(app, pilot):
                 if key.action == "quit":
                     continue
                 screen = await back_to_index(app, pilot)
@@ -465,7 +477,7 @@ async def test_a_keys_file_rebinds_an_action_everywhere_it_is_shown(tmp_path):
         await pilot.press("x", "ctrl+s")
         await settle(app, pilot)
         assert "f7 undoes the save" in str(app.screen.query_one("#status").render())
-        assert any(k.key == "f7" and k.description == "Undo change" for k in footer_keys(app))
+        assert any(k.key == "f7" and k.description == "Undo change" for k in await footer_keys(app, pilot))
         await pilot.press("f7")
         await settle(app, pilot)
     assert (seat / "MEMORY.md").read_bytes() == before

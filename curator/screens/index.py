@@ -152,10 +152,10 @@ class IndexScreen(Screen):
 
     @property
     def fleet_below(self) -> bool:
-        from curator.screens.fleet import FleetScreen
-
+        """Opened from the fleet panel (pushed over it), not as the app's own first screen (`tui DIR`).
+        Decided from the stack, so start-up never imports the fleet screens."""
         stack = self.app.screen_stack
-        return self in stack and any(isinstance(s, FleetScreen) for s in stack[:stack.index(self)])
+        return self in stack and stack.index(self) > 0 and self.app.fleet_path is not None
 
     def node_for_target(self, target: str):
         """The widget a registry target's own actions run on (the palette asks)."""
