@@ -19,8 +19,9 @@ from rapidfuzz import fuzz, process, utils
 
 from curator.change import Change, digest
 from curator.errors import InputError
-from curator.index_model import Entry, HotIndex, parse_index
-from curator.levers.text import content_end, entries_by_id, entry_source, read_optional
+from curator.index_model import BOM, Entry, HotIndex, parse_index
+from curator.levers.relink import move_bytes
+from curator.levers.text import content_end, entries_by_id, entry_source, entry_start, read_optional
 from curator.pointers import check_pointers
 
 INDEX_NAME = "MEMORY.md"
@@ -83,9 +84,11 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
     blocks: dict[str, bytes] = {}
     for entry in sorted(entries, key=lambda e: e.offset):
         entry_source(index, entry)  # refuses an entry with bytes that are not UTF-8
-        cut = content_end(index, entry.line) - entry.offset
-        raw = index.entry_bytes(entry)
-        blocks[entry.section] = blocks.get(entry.section, b"") + _with_newline(raw[:cut] + stamp + raw[cut:], index.newline)
+        start = entry_start(index, entry)  # the file's BOM stays with the file
+        cut = content_end(index, entry.line) - start
+        raw = index.raw[start : entry.end_offset]
+        moved = move_bytes(raw[:cut] + stamp + raw[cut:], INDEX_NAME, ARCHIVE_NAME)
+        blocks[entry.section] = blocks.get(entry.section, b"") + _with_newline(moved, index.newline)
 
     # Sections already in ARCHIVE.md get their block spliced in; new ones are appended in order.
     edits, appended = [], b""
@@ -100,7 +103,7 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
             tail = parse_index(tail.raw + data)
     new_archive = archive.splice([(at, at, data) for at, data in edits]) + appended
 
-    new_index = index.splice([(e.offset, e.end_offset, b"") for e in entries])
+    new_index = index.splice([(entry_start(index, e), e.end_offset, b"") for e in entries])
     files = {INDEX_NAME: new_index, ARCHIVE_NAME: new_archive}
     return Change(
         description=f"archive {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} ({', '.join(e.id for e in entries)})",
@@ -123,19 +126,21 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
                          path=ARCHIVE_NAME)
     entry = archive.entry(archive_entry_id)
     entry_source(archive, entry)
-    raw = archive.entry_bytes(entry)
-    cut = content_end(archive, entry.line) - entry.offset
-    restored = _with_newline(STAMP.sub("", raw[:cut].decode("utf-8"), count=1).encode("utf-8") + raw[cut:], index.newline)
+    start = entry_start(archive, entry)
+    raw = archive.raw[start : entry.end_offset]
+    cut = content_end(archive, entry.line) - start
+    restored = STAMP.sub("", raw[:cut].decode("utf-8"), count=1).encode("utf-8") + raw[cut:]
+    restored = _with_newline(move_bytes(restored, ARCHIVE_NAME, INDEX_NAME), index.newline)
 
     # Leave the heading in ARCHIVE.md only if other entries still sit under it.
     section = archive.section_named(entry.section)
-    start, end = entry.offset, entry.end_offset
+    end = entry.end_offset
     if section is not None and section.level > 0 and section.entry_ids == (entry.id,):
         at_end = section.end == len(archive.lines)  # then the blank line before the heading goes too
         first = section.start - 1 if at_end and archive.lines[section.start - 1].is_blank else section.start
         body = [line for line in archive.lines[section.start + 1 : section.end] if not line.is_blank]
         if all(entry.line <= line.number <= entry.end_line for line in body):
-            start = archive.lines[first].offset
+            start = max(archive.lines[first].offset, len(BOM) if archive.has_bom else 0)
             end = archive.lines[section.end - 1].offset + len(archive.lines[section.end - 1].raw)
     new_archive = archive.splice([(start, end, b"")])
 
@@ -161,7 +166,7 @@ def _top_insert(index: HotIndex, block: bytes) -> tuple[int, bytes]:
     top = index.sections[0] if index.sections and index.sections[0].level == 0 else None
     if top is not None and top.entry_ids:
         return index.entry(top.entry_ids[-1]).end_offset, block
-    return 0, block
+    return (len(BOM) if index.has_bom else 0), block  # after the file's BOM, never before it
 
 
 def _pointer_warnings(memory_dir, index: HotIndex, files: dict[str, bytes]) -> list[str]:

@@ -334,7 +334,7 @@ def replace_group(index: HotIndex, group: list[Entry], merged: str) -> bytes:
     first = group[0]
     new_bytes = merged.replace("\n", index.newline.decode()).encode("utf-8")
     edits = [(entry_start(index, first), content_end(index, first.end_line), new_bytes)]
-    edits += [(entry.offset, entry.end_offset, b"") for entry in group[1:]]
+    edits += [(entry_start(index, entry), entry.end_offset, b"") for entry in group[1:]]  # the BOM stays
     return index.splice(edits)
 
 
@@ -344,7 +344,7 @@ def bytes_saved(index: HotIndex, group: list[Entry], merged: str) -> int:
     first = group[0]
     new_length = len(merged.encode("utf-8")) + merged.count("\n") * (len(index.newline) - 1)
     replaced = content_end(index, first.end_line) - entry_start(index, first)
-    return replaced - new_length + sum(entry.nbytes for entry in group[1:])
+    return replaced - new_length + sum(entry.end_offset - entry_start(index, entry) for entry in group[1:])
 
 
 def new_problems(before: PointerReport, after: PointerReport) -> tuple[list[str], list[str]]:
