@@ -93,6 +93,7 @@ class HotIndex:
     links: tuple[Link, ...]
     headings: tuple[tuple[int, str, int], ...]  # (level, text, line)
     decode_error_offsets: tuple[int, ...] = field(default=())
+    front_matter: str | None = None  # the YAML text of a front-matter block at the top, if any
 
     # -- sizes ---------------------------------------------------------------------------------
     @property
@@ -276,4 +277,5 @@ def parse_index(raw: bytes) -> HotIndex:
         )
         for start, end, level, heading in bounds
     )
-    return HotIndex(raw, lines, tuple(entries), sections, tuple(blocks), links, headings, errors)
+    front_matter = tokens[0].content if tokens and tokens[0].type == "front_matter" else None
+    return HotIndex(raw, lines, tuple(entries), sections, tuple(blocks), links, headings, errors, front_matter)
