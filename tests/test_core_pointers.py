@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
 import pytest
 
-from curator import pointers
+from curator import markdown, pointers
 from curator.pointers import check_pointers
-from curator.slugs import github_slug, heading_slugs
+from curator.slugs import Slugger, github_slug, heading_slugs
 from tests.core_support import deny_read, restore_read
 
 
@@ -397,3 +398,29 @@ def test_a_link_through_a_symlinked_directory_inside_resolves(tmp_path: Path) ->
 def test_line_numbers_after_a_multi_line_code_span(tmp_path: Path) -> None:
     write(tmp_path, {"MEMORY.md": "- a `code\nspan` then [x](missing.md)\n  ![i](gone.png) after\n"})
     assert [(d.line, d.target) for d in check_pointers(tmp_path).dangling] == [(2, "missing.md"), (3, "gone.png")]
+
+
+# -- github-slugger's own fixtures --------------------------------------------------------------------
+
+SLUGGER_FIXTURES = json.loads((Path(__file__).parent / "data/github-slugger/fixtures.json").read_text("utf-8"))
+
+
+def test_github_slugger_fixtures() -> None:
+    slugger = Slugger()  # one slugger for the whole list, as the fixtures' own test runs them
+    got = [(case["name"], slugger.slug(case["input"])) for case in SLUGGER_FIXTURES]
+    assert got == [(case["name"], case["expected"]) for case in SLUGGER_FIXTURES]
+
+
+def test_github_slugger_fixtures_as_headings_resolve(tmp_path: Path) -> None:
+    """Every case whose heading text markdown keeps as written (``__proto__`` turns bold) is a
+    heading of one file; a link to each expected anchor must resolve."""
+    headings = [case.get("markdownOverwrite") or "# " + case["input"] for case in SLUGGER_FIXTURES]
+    detail = "\n\n".join(headings) + "\n"
+    texts = [title for _level, title, _line in markdown.headings_in_tokens(markdown.parse(detail))]
+    assert len(texts) == len(SLUGGER_FIXTURES)
+    carried = [case for case, text in zip(SLUGGER_FIXTURES, texts) if text == case["input"]]
+    assert len(carried) >= 74
+    links = "".join(f"- [{n}](detail.md#{case['expected']})\n" for n, case in enumerate(carried))
+    write(tmp_path, {"MEMORY.md": links, "detail.md": detail})
+    report = check_pointers(tmp_path)
+    assert [d.target for d in report.dangling] == []
