@@ -22,7 +22,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import islice
+from itertools import combinations, islice
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -34,6 +34,7 @@ from curator import markdown
 from curator.change import Change, digest
 from curator.errors import CuratorError, InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex
+from curator.levers.similarity import Weights, entry_words, words_of
 from curator.levers.text import clauses, content_end, entries_by_id, entry_source, entry_start, without_links
 from curator.pointers import PointerReport, check_pointers
 
@@ -126,42 +127,117 @@ def file_targets(entry: Entry) -> set[str]:
     return {link.path for link in entry.pointers if link.kind == "file" and link.path}
 
 
-def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = DEFAULT_CUTOFF) -> list[Candidate]:
-    entries = list(index.entries)
-    keys = similarity_keys(entries)
-    found_pairs = similar_pairs(keys, min(cutoff, SEARCH_CUTOFF))
-    # Entries pointing at the same detail file are candidates whatever their wording.
+IDENTITY_SECTION = "Identity & seat"  # the template's identity lines: never merged, never archived
+MIN_SAVING = 24  # bytes: a merge that saves less is not worth the bearer's attention (unless one target)
+MIN_SHARED = 3  # words two entries must share at least (their weight decides the rest)
+SAME_SAID = 0.5  # dice from which two entries say mostly the same
+SUBSET_SAID = 0.7  # overlap from which one entry says a part of the other
+SAVED_SHARE = 0.4  # ... nor one that saves less than this share of the (smaller) entry it removes
+SIMILAR = 50.0  # score from which a pair's wording alone makes it a candidate; below it (down to
+REPEATED_SHARE = 0.6  # LOOSE_SAID), the merge must save this share of the smaller entry: it repeats
+LOOSE_SAID = 0.3
+SAME_TARGET_SAID = 0.35  # dice enough for two entries indexing one detail to be one entry
+
+
+def shared_target(a: Entry, b: Entry) -> str:
+    """The detail (file and anchor) both entries link to, when one of them indexes it: its line
+    opens with that link (``- [Title](file.md) — hook``). '' if none."""
+    targets = pointer_keys(a) & pointer_keys(b)
+    for target in sorted(targets):
+        if leading_target(a) == target or leading_target(b) == target:
+            return target
+    return ""
+
+
+def pointer_keys(entry: Entry) -> set[str]:
+    """file#anchor of the entry's file links (decoded), or file alone."""
+    return {link.path + (f"#{link.anchor}" if link.anchor else "") for link in entry.pointers
+            if link.kind == "file" and link.path and link.style != "image"}
+
+
+def leading_target(entry: Entry) -> str:
+    """The target of the link the entry opens with, or ''."""
+    for link in entry.pointers:
+        if link.kind == "file" and link.path and link.line == entry.line:
+            opening = LIST_MARKER.sub("", entry.text.partition("\n")[0], count=1).lstrip("*_ ")
+            if opening.startswith("[") or opening.startswith("!["):
+                return link.path + (f"#{link.anchor}" if link.anchor else "")
+        break
+    return ""
+
+
+def lead_first(group: list[Entry]) -> list[Entry]:
+    """The order a careful bearer merges in: the entry that indexes a detail file (opens with its
+    link) keeps its place and headline, else the one that says most; ties keep file order."""
+    return sorted(group, key=lambda e: (not leading_target(e), -len(e.text), e.line))
+
+
+def candidate_pairs(entries: list[Entry]) -> list[tuple[int, int, float, str]]:
+    """(i, j, score 0-100, shared target) of every pair worth costing: one target, or enough rare
+    words in common that both say mostly the same, or that one says a part of the other."""
+    words = Weights([entry_words(entry) for entry in entries])
+    found: dict[tuple[int, int], tuple[float, str]] = {}
+    for (i, j), _rare in words.pairs().items():
+        score = words.score(i, j)
+        if score.words >= MIN_SHARED and (score.dice >= LOOSE_SAID):
+            found[(i, j)] = (100 * max(score.dice, score.overlap * SAME_SAID / SUBSET_SAID), "")
     by_target: dict[str, list[int]] = {}
     for i, entry in enumerate(entries):
-        if entry.pointers:
-            for target in file_targets(entry):
-                by_target.setdefault(target, []).append(i)
-    shared: dict[tuple[int, int], str] = {}
-    for target, members in sorted(by_target.items()):
+        for target in pointer_keys(entry):
+            by_target.setdefault(target, []).append(i)
+    for target, members in by_target.items():
+        if len(members) > 8:  # a hub many entries cite is no one detail
+            continue
         for x, i in enumerate(members):
             for j in members[x + 1 :]:
-                shared.setdefault((i, j), target)
-                found_pairs.setdefault((i, j), 0.0)
-    # Judge every pair found: the token-set ratio rewards shared words, not shared length.
-    pairs = {}
-    for (i, j) in found_pairs:
-        score = fuzz.token_set_ratio(keys[i], keys[j], processor=None, score_cutoff=cutoff)
-        if score:
-            pairs[(i, j)] = score
+                if shared_target(entries[i], entries[j]) != target:
+                    continue
+                # One detail indexed twice, with content that overlaps beyond citing it: a line that
+                # only says "see x.md" beside x.md's own index line adds a fact, not a repeat.
+                score = words.score(i, j)
+                if score.dice >= SAME_TARGET_SAID or score.overlap >= SUBSET_SAID:
+                    found[(i, j)] = (max(found.get((i, j), (0.0, ""))[0], 100 * score.dice), target)
+    # Exact repeats (the same words, whatever the markup) always pair, whatever their count.
+    seen: dict[frozenset, int] = {}
+    for i, bag in enumerate(words.words):
+        if bag and bag in seen:
+            found.setdefault((seen[bag], i), (100.0, ""))
+        elif bag:
+            seen[bag] = i
+    return [(i, j, score, target) for (i, j), (score, target) in found.items()]
 
-    groups = [(tuple(group), score, target) for group, score, target in _groups(entries, pairs)]
-    ranked = [((i, j), score, shared.get((i, j), "")) for (i, j), score in pairs.items()] + groups
 
-    def rank(item):
-        group, score, target = item
-        same_section = len({entries[i].section for i in group}) == 1
-        return (not target, not same_section, -score, [entries[i].line for i in group])
+def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = 0.0) -> list[Candidate]:
+    """Merge candidates a careful bearer would accept, the ones that save the most first.
 
-    ranked.sort(key=rank)
-    # Only the candidates shown are costed: the default merge text is built for each of them.
+    Pairs come from ``candidate_pairs``; groups of three or more are entries all pairwise similar.
+    Each is costed by its default merge (``merged_entry_text``); pairs that would save less than
+    ``MIN_SAVING`` bytes are not shown unless they link to one detail. Template identity lines are
+    never candidates. ``cutoff`` (0-100) drops pairs scoring lower (shared-target pairs stay)."""
+    entries = [entry for entry in index.entries if entry.section != IDENTITY_SECTION]
+    pairs = {(i, j): (score, target) for i, j, score, target in candidate_pairs(entries)
+             if score >= cutoff or target}
+    scores = {pair: score for pair, (score, _target) in pairs.items()}
+    groups = [(tuple(group), score, target) for group, score, target in _groups(entries, scores)]
+    in_group = {pair for group, _s, _t in groups for pair in combinations(group, 2)}
+    ranked = [((i, j), score, target) for (i, j), (score, target) in pairs.items() if (i, j) not in in_group]
+    ranked += groups
     plain = plain_text(index)
-    found = (_candidate(index, [entries[i] for i in group], score, target, plain) for group, score, target in ranked)
-    return list(islice((c for c in found if c is not None), limit))
+    costed = []
+    for group, score, target in ranked:
+        members = lead_first([entries[i] for i in sorted(group)])
+        candidate = _candidate(index, members, score, target, plain)
+        if candidate is None:
+            continue
+        smaller = min(entry.nbytes for entry in members[1:])
+        # What the honest merge really saves is the evidence: two paraphrases keep both wordings and
+        # save nothing; an entry that repeats another is saved almost whole.
+        saved = candidate.bytes_saved
+        if target or (saved >= MIN_SAVING and saved >= SAVED_SHARE * smaller
+                      and (score >= SIMILAR or saved >= REPEATED_SHARE * smaller)):
+            costed.append(candidate)
+    costed.sort(key=lambda c: (-c.bytes_saved, -c.score, c.entry_ids))
+    return costed[:limit]
 
 
 def _groups(entries: list[Entry], pairs: dict) -> list[tuple[list[int], float, str]]:
@@ -204,12 +280,12 @@ def _candidate(index: HotIndex, group: list[Entry], score: float, target: str, p
         return None
     saved = bytes_saved(index, group, merged)
     section = group[0].section if len({e.section for e in group}) == 1 else ""
+    share = round(100 * saved / max(1, min(entry.nbytes for entry in group[1:])))
+    where = f"in section '{section or '(top)'}'" if section else "across sections"
     if target:
-        reason = f"all link to {target}"
-    elif section:
-        reason = f"similar wording in section '{section or '(top)'}'"
+        reason = f"both index {target}"
     else:
-        reason = "similar wording across sections"
+        reason = f"the merge keeps every fact and saves {share}% of the shorter entry, {where}"
     return Candidate(tuple(e.id for e in group), round(float(score), 1), saved, reason, section, target)
 
 
@@ -219,35 +295,83 @@ def pointer_targets(text: str) -> Counter:
     return Counter(link.target for link in markdown.links_in_text(text))
 
 
+FACET_SAID = 0.8  # a facet whose content words are said at least this much already is not repeated
+FACET_NEW = 2  # ... and that brings at most this many new words
+
+
 def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = False) -> str:
-    """The default merged entry: the first entry as it is, its first line extended by the others'
-    distinct facets (their continuation lines become facets too). No line ending at the end.
+    """The default merged entry: one headline, then every part's sub-lines without duplicates.
+
+    The headline is the first entry's first line extended by the other first lines' distinct facets
+    (clauses whose content words it does not mostly say yet, and every clause carrying a pointer it
+    lacks). Below it come the first entry's own continuation lines, then the others' that say
+    something new (a line already there, or one whose words are all said, is not repeated). No line
+    ending at the end.
 
     ``plain``: the caller knows the file is valid UTF-8 without a carriage return (``plain_text``),
     so each entry's decoded text is already its source and nothing is decoded again."""
     sources = [entry.text.rstrip("\n") if plain else entry_source(index, entry).rstrip("\n") for entry in group]
-    first = sources[0]
-    head, newline, tail = first.partition("\n")
+    head, _newline, tail = sources[0].partition("\n")
     line = head.rstrip()
-    links = [link for entry in group for link in entry.pointers]
-    said = link_free_words(first, links)
+    below = [part for part in tail.split("\n")] if tail else []
+    said = words_of(sources[0])
+    kept_lines = {" ".join(part.split()) for part in below}
     have = {link.target for link in group[0].pointers}
     for other, source in zip(group[1:], sources[1:]):
-        for part in source.split("\n"):
-            part = part.strip()
-            if not part:
+        other_head, _nl, other_tail = source.partition("\n")
+        for clause in clauses(LIST_MARKER.sub("", other_head.strip(), count=1)):
+            # The links were found by markdown-it in the model: a clause carries the ones it spells.
+            new_pointers = {link.target for link in other.pointers if _spells(clause, link)} - have \
+                if other.pointers else ()
+            words = words_of(clause)
+            if not new_pointers and _said(words, said) and _exact_bits_said(clause, line, below):
                 continue
-            for clause in clauses(LIST_MARKER.sub("", part, count=1)):
-                words = link_free_words(clause, links)
-                # The links were found by markdown-it in the model: a clause carries the ones it spells.
-                new_pointers = {link.target for link in other.pointers if _spells(clause, link)} - have \
-                    if other.pointers else ()
-                if not new_pointers and (not words or covered(words, said)):
-                    continue
-                line += (" " if line.endswith((".", "!", "?", ";")) else FACET_JOIN) + clause
-                said += " " + words
-                have.update(new_pointers)
-    return line + (newline + tail if newline else "")
+            line += (" " if line.endswith((".", "!", "?", ";")) else FACET_JOIN) + clause
+            said |= words
+            have.update(new_pointers)
+        for part in other_tail.split("\n") if other_tail else ():
+            flat = " ".join(part.split())
+            if not flat or flat in kept_lines:
+                continue
+            new_pointers = {link.target for link in other.pointers if _spells(part, link)} - have \
+                if other.pointers else ()
+            words = words_of(part)
+            if not new_pointers and words <= said and _exact_bits_said(part, line, below):
+                continue
+            below.append(part)
+            kept_lines.add(flat)
+            said |= words
+            have.update(new_pointers)
+    return "\n".join([line, *below])
+
+
+def _said(words: set[str], said: set[str]) -> bool:
+    """The clause's content words are (mostly) said already: nothing to add."""
+    if not words:
+        return True
+    new = len(words - said)
+    return new <= FACET_NEW and new <= len(words) * (1 - FACET_SAID)
+
+
+EXACT_BITS = re.compile(r"`[^`]+`|\d[\d.,:%/-]*")
+
+
+def _exact_bits_said(clause: str, line: str, below: list[str]) -> bool:
+    """Code spans, paths and numbers are said only verbatim: `Maps/Materials/` is not `Maps/Data/`."""
+    bits = EXACT_BITS.findall(clause)
+    if not bits:
+        return True
+    text = line + "\n" + "\n".join(below)
+    return all(bit in text for bit in bits)
+
+
+def dropped_words(index: HotIndex, group: list[Entry], merged: str) -> list[str]:
+    """Content words of the merged entries that the merged text no longer says (for the preview)."""
+    said = words_of(merged)
+    gone: set[str] = set()
+    for entry in group:
+        gone |= words_of(entry_source(index, entry)) - said
+    return sorted(gone)
 
 
 def covered(words: str, said: str) -> bool:
