@@ -128,7 +128,7 @@ def file_targets(entry: Entry) -> set[str]:
 
 
 IDENTITY_SECTION = "Identity & seat"  # the template's identity lines: never merged, never archived
-MIN_SAVING = 24  # bytes: a merge that saves less is not worth the bearer's attention (unless one target)
+MIN_SAVING = 12  # bytes: a merge that saves less is not worth the bearer's attention (unless one target)
 MIN_SHARED = 3  # words two entries must share at least (their weight decides the rest)
 SAME_SAID = 0.5  # dice from which two entries say mostly the same
 SUBSET_SAID = 0.7  # overlap from which one entry says a part of the other
@@ -314,20 +314,34 @@ def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = Fals
     head, _newline, tail = sources[0].partition("\n")
     line = head.rstrip()
     below = [part for part in tail.split("\n")] if tail else []
-    said = words_of(sources[0])
+    said = set(words_of(sources[0]))
+    bits = set(EXACT_BITS.findall(sources[0]))  # code spans and numbers said so far, verbatim
     kept_lines = {" ".join(part.split()) for part in below}
     have = {link.target for link in group[0].pointers}
     for other, source in zip(group[1:], sources[1:]):
+        if (words_of(source) <= said and _bits_said(source, bits)
+                and not ({link.target for link in other.pointers} - have)):
+            continue  # it says nothing the merged entry does not: no clause to weigh one by one
         other_head, _nl, other_tail = source.partition("\n")
+        # The words of this entry the merged one does not say yet, as written: a clause holding none
+        # of them says nothing new, and that is a substring test, not a word split per clause.
+        # (A stem is a prefix of every word it stems from, but for -ies -> -y: "polic" for "policy".)
+        unsaid = {word[:-1] if word.endswith("y") else word for word in words_of(source) - said}
         for clause in clauses(LIST_MARKER.sub("", other_head.strip(), count=1)):
             # The links were found by markdown-it in the model: a clause carries the ones it spells.
             new_pointers = {link.target for link in other.pointers if _spells(clause, link)} - have \
                 if other.pointers else ()
+            if not new_pointers and _bits_said(clause, bits):
+                lowered = clause.lower()
+                if not any(word in lowered for word in unsaid):
+                    continue
+                if _said(words_of(clause), said):
+                    continue
             words = words_of(clause)
-            if not new_pointers and _said(words, said) and _exact_bits_said(clause, line, below):
-                continue
             line += (" " if line.endswith((".", "!", "?", ";")) else FACET_JOIN) + clause
             said |= words
+            if "`" in clause:
+                bits.update(EXACT_BITS.findall(clause))
             have.update(new_pointers)
         for part in other_tail.split("\n") if other_tail else ():
             flat = " ".join(part.split())
@@ -336,11 +350,12 @@ def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = Fals
             new_pointers = {link.target for link in other.pointers if _spells(part, link)} - have \
                 if other.pointers else ()
             words = words_of(part)
-            if not new_pointers and words <= said and _exact_bits_said(part, line, below):
+            if not new_pointers and words <= said and _bits_said(part, bits):
                 continue
             below.append(part)
             kept_lines.add(flat)
             said |= words
+            bits.update(EXACT_BITS.findall(part))
             have.update(new_pointers)
     return "\n".join([line, *below])
 
@@ -353,16 +368,14 @@ def _said(words: set[str], said: set[str]) -> bool:
     return new <= FACET_NEW and new <= len(words) * (1 - FACET_SAID)
 
 
-EXACT_BITS = re.compile(r"`[^`]+`|\d[\d.,:%/-]*")
+EXACT_BITS = re.compile(r"`[^`]+`")  # numbers are words already (9.0 and 7.0 stay whole)
 
 
-def _exact_bits_said(clause: str, line: str, below: list[str]) -> bool:
-    """Code spans, paths and numbers are said only verbatim: `Maps/Materials/` is not `Maps/Data/`."""
-    bits = EXACT_BITS.findall(clause)
-    if not bits:
+def _bits_said(clause: str, bits: set[str]) -> bool:
+    """Code spans are said only verbatim: `Maps/Materials/` is not `Maps/Data/`."""
+    if "`" not in clause:
         return True
-    text = line + "\n" + "\n".join(below)
-    return all(bit in text for bit in bits)
+    return all(bit in bits for bit in EXACT_BITS.findall(clause))
 
 
 def dropped_words(index: HotIndex, group: list[Entry], merged: str) -> list[str]:

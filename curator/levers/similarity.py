@@ -25,6 +25,7 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from urllib.parse import unquote
 
 from curator.index_model import Entry
@@ -43,6 +44,7 @@ MIN_COMMON = 8
 MAX_WORDS = 400  # an entry's distinct words beyond this add nothing to find (its rarest are kept)
 
 
+@lru_cache(maxsize=1 << 16)  # an index repeats its words: each is stemmed once
 def stem(word: str) -> str:
     """A light English stem, enough for plural and tense to meet: rules/rule, merged/merge."""
     if len(word) > 4 and not word[-1].isdigit():
@@ -56,14 +58,16 @@ def stem(word: str) -> str:
     return word
 
 
-def words_of(text: str) -> set[str]:
+@lru_cache(maxsize=4096)  # a merge asks again for the same clauses
+def words_of(text: str) -> frozenset[str]:
     """The stemmed content words of a text (stopwords and one-letter words left out)."""
-    return {stem(word) for word in WORD.findall(text.lower()) if word not in STOPWORDS and len(word) > 1}
+    return frozenset(stem(word) for word in set(WORD.findall(text.lower()))
+                     if len(word) > 1 and word not in STOPWORDS)
 
 
 def entry_words(entry: Entry) -> frozenset[str]:
     """What the entry says, as stemmed words (link texts kept; target file names add their words)."""
-    found = words_of(entry.body)
+    found = set(words_of(entry.text))  # (the text, not the body: a merge asks for the same words)
     for link in entry.pointers:
         if link.kind == "file" and link.path:
             name = posixpath.splitext(posixpath.basename(link.path))[0].lower()
