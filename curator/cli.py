@@ -23,6 +23,7 @@ COMMAND_MODULES = {
     "curator.commands.check": ("check",),
     "curator.commands.fleet": ("init-fleet", "plan", "provision", "set-aside"),
     "curator.commands.canary": ("canary",),
+    "curator.commands.fit": ("fit",),
     "curator.commands.levers": (
         "candidates", "merge", "archive", "restore", "archive-search", "trim", "undo", "redo",
     ),

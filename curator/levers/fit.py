@@ -1,0 +1,258 @@
+"""Fit: one plan of lever steps that brings MEMORY.md under the target, losing nothing.
+
+The order is the layer's own: first **trims** (the lesson line stays, the detail moves verbatim into
+the file the entry already links to), then **merges of true duplicates** (every clause and sub-line
+of the entry merged away is already in the kept entry, word for word, and no pointer is lost), then
+**archiving** (entries that carry a date, oldest first, until the target is met; never the template's
+identity lines). Anything else (rewording, archiving undated entries, deciding which paraphrase
+stays) needs the bearer's judgment: the plan then says it cannot reach the target alone and what is
+left.
+
+Every step is planned on the index as the steps before it leave it, by the levers themselves
+(``trim.plan_trim``, ``merge.plan_merge``, ``archive.plan_archive``), so each keeps its own checks
+(a step that would leave a new dangling pointer or an orphan is left out, with its reason). The
+selected steps become ONE ``Change`` (kind ``fit``): the store applies it atomically and one undo
+gives every file back. Steps are numbered; ``skip`` leaves some out and the rest is planned again
+in the same order, so what is shown is what will be written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from curator.change import Change, digest
+from curator.errors import CuratorError
+from curator.index_model import BOM, Entry, HotIndex, parse_index
+from curator.levers import archive, merge, trim
+from curator.levers.text import clauses, read_optional
+from curator.pointers import check_pointers
+
+INDEX_NAME = "MEMORY.md"
+DATE = re.compile(r"(?<!\d)(20\d\d)-(0[1-9]|1[0-2])-([0-2]\d|3[01])(?!\d)")
+TRIM_THRESHOLD = 200  # bytes: shorter entries are left as they are
+
+
+@dataclass(frozen=True)
+class FitStep:
+    number: int  # 1-based, what --skip takes
+    kind: str  # trim | merge | archive
+    entry_ids: tuple[str, ...]
+    lines: tuple[int, ...]  # where the entries start in the index the step was planned on
+    bytes_saved: int  # MEMORY.md bytes this step saves
+    reason: str
+    files: tuple[str, ...] = ()  # files the step writes besides MEMORY.md
+    selected: bool = True
+
+
+@dataclass(frozen=True)
+class FitPlan:
+    target: int
+    before: int  # MEMORY.md bytes now
+    after: int  # MEMORY.md bytes once the selected steps are applied
+    steps: tuple[FitStep, ...]
+    change: Change | None  # the selected steps as one change (None: nothing to do)
+    left_out: tuple[str, ...] = ()  # steps the levers refused, with why
+    problems_before: int = 0
+    problems_after: int = 0
+    largest_left: tuple[tuple[int, int], ...] = ()  # (line, bytes) of the longest entries left
+
+    @property
+    def reached(self) -> bool:
+        return self.after <= self.target
+
+    @property
+    def counts(self) -> dict[str, int]:
+        found = {"trim": 0, "merge": 0, "archive": 0}
+        for step in self.steps:
+            if step.selected:
+                found[step.kind] += 1
+        return found
+
+    @property
+    def left(self) -> str:
+        """What stands between the plan and the target, said plainly ('' when it is reached)."""
+        if self.reached:
+            return ""
+        longest = ", ".join(f"line {line} ({size:,} B)" for line, size in self.largest_left)
+        return (f"{self.after - self.target:,} B over the target after every step that loses nothing; the rest "
+                "needs the bearer's judgment: reword or tighten long entries, merge paraphrases by hand, or "
+                "archive entries that carry no date (`seat-curator candidates`, `trim`, `archive`)"
+                + (f"; the longest entries left: {longest}" if longest else "") + ".")
+
+
+@dataclass
+class _State:
+    """The files as the steps so far leave them (MEMORY.md parsed), and what they were on disk."""
+
+    memory_dir: Path
+    index: HotIndex
+    files: dict[str, bytes | None] = field(default_factory=dict)
+    base: dict[str, str | None] = field(default_factory=dict)
+
+    def take(self, change: Change) -> None:
+        for name, data in change.files.items():
+            if name not in self.base:
+                self.base[name] = change.base.get(name, digest(read_optional(self.memory_dir, name)))
+            self.files[name] = data
+        if INDEX_NAME in change.files:
+            self.index = parse_index(change.files[INDEX_NAME] or b"")
+
+
+def entry_date(entry: Entry) -> str:
+    """The oldest ISO date the entry carries (YYYY-MM-DD), '' if none."""
+    found = ["-".join(m.groups()) for m in DATE.finditer(entry.text)]
+    return min(found) if found else ""
+
+
+def _lines(original: HotIndex, current: HotIndex, ids) -> tuple[int, ...]:
+    """Where the entries sit in the index as it is now on disk (an entry a step made: where it is)."""
+    return tuple((original if original.has_entry(i) else current).entry(i).line for i in ids)
+
+
+def _true_duplicate(index: HotIndex, candidate: merge.Candidate) -> bool:
+    """Every clause and sub-line of the entries merged away is already in the kept entry, verbatim."""
+    group = [index.entry(i) for i in candidate.entry_ids]
+    flat = " ".join(group[0].text.split())
+    for entry in group[1:]:
+        for part in entry.text.split("\n"):
+            body = merge.LIST_MARKER.sub("", part.strip(), count=1)
+            if any(" ".join(clause.split()) not in flat for clause in clauses(body)):
+                return False
+    return True
+
+
+def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, skip=(),
+             today: date | None = None) -> FitPlan:
+    """The fit plan for the seat at ``memory_dir`` whose MEMORY.md is ``index``."""
+    memory_dir = Path(memory_dir)
+    today = today or date.today()
+    skip = set(skip)
+    state = _State(memory_dir, index)
+    steps: list[FitStep] = []
+    left_out: list[str] = []
+    number = 0
+
+    def over() -> bool:
+        return len(state.index.raw) > target
+
+    def add(kind: str, change: Change, ids, lines, reason: str) -> None:
+        nonlocal number
+        number += 1
+        chosen = number not in skip
+        files = tuple(sorted(n for n in change.files if n != INDEX_NAME))
+        steps.append(FitStep(number, kind, tuple(ids), lines, change.bytes_saved, reason, files, chosen))
+        if chosen:
+            state.take(change)
+
+    # 1. Trims: the longest entries first, each into the detail file it already links to (once per file).
+    used_files: set[str] = set()
+    longest = sorted((e for e in index.entries if e.nbytes >= TRIM_THRESHOLD and e.section != merge.IDENTITY_SECTION),
+                     key=lambda e: (-e.nbytes, e.line))
+    for entry in longest:
+        if not over():
+            break
+        if not state.index.has_entry(entry.id):
+            continue
+        detail = trim._detail_target(memory_dir, entry)
+        if detail is None or detail in used_files:
+            continue
+        try:
+            change = trim.plan_trim(memory_dir, state.index, entry.id, kind="split")
+        except CuratorError as err:
+            left_out.append(f"trim {entry.id} (line {entry.line}): {err.message}")
+            continue
+        if detail not in change.files:  # the lever chose a new file: not the entry's own detail
+            continue
+        used_files.add(detail)
+        add("trim", change, [entry.id], (entry.line,),
+            f"{change.bytes_saved:,} B of detail move verbatim into {detail}; the lesson line stays")
+
+    # 2. Merges of true duplicates, the ones that save most first, each on entries no step touched.
+    if over():
+        touched: set[str] = set()
+        for candidate in merge.find_candidates(state.index, limit=200):
+            if not over():
+                break
+            if touched & set(candidate.entry_ids) or not all(state.index.has_entry(i) for i in candidate.entry_ids):
+                continue
+            if candidate.bytes_saved < merge.MIN_SAVING or not _true_duplicate(state.index, candidate):
+                continue
+            lines = _lines(index, state.index, candidate.entry_ids)
+            try:
+                change = merge.plan_merge(memory_dir, state.index, candidate.entry_ids)
+            except CuratorError as err:
+                left_out.append(f"merge {' '.join(candidate.entry_ids)}: {err.message}")
+                continue
+            touched.update(candidate.entry_ids)
+            add("merge", change, candidate.entry_ids, lines,
+                f"lines {', '.join(map(str, lines[1:]))} repeat line {lines[0]} word for word")
+
+    # 3. Archive: dated entries, oldest first, as few as reach the target; one step.
+    if over():
+        dated = sorted(((entry_date(e), e.line, e) for e in state.index.entries
+                        if entry_date(e) and e.section != merge.IDENTITY_SECTION), key=lambda t: (t[0], t[1]))
+        chosen, size = [], len(state.index.raw)
+        for _day, _line, entry in dated:
+            if size <= target:
+                break
+            chosen.append(entry)
+            size -= entry.nbytes
+        if chosen:
+            ids = [e.id for e in chosen]
+            try:
+                change = archive.plan_archive(memory_dir, state.index, ids, today=today)
+            except CuratorError as err:
+                left_out.append(f"archive: {err.message}")
+            else:
+                if change.warnings:
+                    left_out.append("archive: " + "; ".join(change.warnings))
+                else:
+                    span = f"{entry_date(chosen[0])} to {entry_date(chosen[-1])}"
+                    add("archive", change, ids, _lines(index, state.index, ids),
+                        f"{len(chosen)} dated entr{'y' if len(chosen) == 1 else 'ies'}, oldest first ({span})")
+
+    change = None
+    if state.files:
+        counts = {k: sum(1 for s in steps if s.selected and s.kind == k) for k in ("trim", "merge", "archive")}
+        what = ", ".join(f"{k} x{n}" for k, n in counts.items() if n)
+        saved = len(index.raw) - len(state.index.raw)
+        entry_ids = tuple(i for s in steps if s.selected for i in s.entry_ids)
+        change = Change(description=f"fit under {target:,} B ({what})", files=dict(state.files),
+                        bytes_saved=saved, entry_ids=entry_ids, kind="fit",
+                        base={**state.base, INDEX_NAME: digest(index.raw)})
+    before = check_pointers(memory_dir, parsed_index=index).problem_count
+    after = check_pointers(memory_dir, overrides=dict(change.files)).problem_count if change else before
+    largest = sorted(state.index.entries, key=lambda e: (-e.nbytes, e.line))[:3]
+    return FitPlan(target, len(index.raw), len(state.index.raw), tuple(steps), change, tuple(left_out),
+                   before, after, tuple((e.line, e.nbytes) for e in largest))
+
+
+# -- verification (for tests and the command's own report) ---------------------------------------------
+
+_DESTINATION = re.compile(r"\]\([^)]*\)")
+
+
+def _plain(text: str) -> str:
+    """Whitespace-normalised text with link destinations cut (a moved link may be rebased)."""
+    return " ".join(_DESTINATION.sub("]()", text).split())
+
+
+def unkept_clauses(before: bytes, files_after: dict[str, bytes | None]) -> list[str]:
+    """Clauses of MEMORY.md's removed or changed lines that no live memory file holds verbatim
+    (link destinations aside: moving text rebases them). Empty: nothing was lost."""
+    old_lines = before.removeprefix(BOM).decode("utf-8", "replace").splitlines()
+    new_index = (files_after.get(INDEX_NAME) or b"").removeprefix(BOM).decode("utf-8", "replace")
+    kept = set(new_index.splitlines())
+    live = "\n".join(_plain((data or b"").decode("utf-8", "replace")) for data in files_after.values())
+    missing = []
+    for line in old_lines:
+        if line in kept or not line.strip():
+            continue
+        body = merge.LIST_MARKER.sub("", line.strip(), count=1)
+        for clause in clauses(body):
+            if _plain(clause) not in live:
+                missing.append(clause)
+    return missing
