@@ -12,19 +12,23 @@ Cost rows: adversarial indexes up to the 24.6 KB read limit (two long repetitive
 entries of 300 near-identical clauses; ~1,700 two-word near-duplicates; ~1,300 identical lines).
 measured: ``find_candidates`` on the parsed index, its word caches cleared first (so a round pays
 for every word); baseline: one markdown-it parse of the same text, timed in the same rounds. Goal:
-at most 10x the parse.
+at most 10x the parse. The same inputs again for ``plan_fit`` (target 17,000 B; the seat is a
+temporary directory holding only that MEMORY.md, so the pointer graph is the file's own).
 """
 
 from __future__ import annotations
 
 import json
 import random
+import tempfile
 import time
+from datetime import date
 from pathlib import Path
 
 from curator import markdown
 from curator.index_model import parse_index
 from curator.levers import merge, similarity
+from curator.levers.fit import plan_fit
 
 CORPUS = Path("/work/shared/corpus")
 LABELS = CORPUS / "merge-labels.json"
@@ -146,4 +150,19 @@ def candidates_quality_overall() -> dict:
             "baseline_s": 0.0, "ratio": precision, "goal": "p>=.8 r>=.7", "note": note}
 
 
-ROWS = [candidates_quality_overall, *_cost_rows()]
+def _fit_rows():
+    def row(label, make):
+        def run() -> dict:
+            with tempfile.TemporaryDirectory() as tmp:
+                (Path(tmp) / "MEMORY.md").write_bytes(make())
+                result = cost_row(f"fit, adversarial: {label}", make,
+                                  lambda index: plan_fit(tmp, index, today=date(2026, 12, 1)))
+                plan = plan_fit(tmp, parse_index(make()), today=date(2026, 12, 1))
+                result["note"] += f"; {len(plan.steps)} steps, {plan.before:,} -> {plan.after:,} B"
+                return result
+        run.__name__ = "fit_cost_" + "".join(c if c.isalnum() else "_" for c in label)
+        return run
+    return [row(label, make) for label, make in ADVERSARIAL.items()]
+
+
+ROWS = [candidates_quality_overall, *_cost_rows(), *_fit_rows()]

@@ -33,6 +33,7 @@ from curator.pointers import check_pointers
 INDEX_NAME = "MEMORY.md"
 DATE = re.compile(r"(?<!\d)(20\d\d)-(0[1-9]|1[0-2])-([0-2]\d|3[01])(?!\d)")
 TRIM_THRESHOLD = 200  # bytes: shorter entries are left as they are
+MAX_MERGES = 500  # merge candidates weighed per plan
 
 
 @dataclass(frozen=True)
@@ -92,18 +93,21 @@ class _State:
     files: dict[str, bytes | None] = field(default_factory=dict)
     base: dict[str, str | None] = field(default_factory=dict)
 
-    def take(self, change: Change) -> None:
+    def take(self, change: Change, parsed: HotIndex | None = None) -> None:
+        """Add ``change`` (``parsed``: its MEMORY.md already parsed)."""
         for name, data in change.files.items():
             if name not in self.base:
                 self.base[name] = change.base.get(name, digest(read_optional(self.memory_dir, name)))
             self.files[name] = data
         if INDEX_NAME in change.files:
-            self.index = parse_index(change.files[INDEX_NAME] or b"")
+            self.index = parsed or parse_index(change.files[INDEX_NAME] or b"")
 
 
 def entry_date(entry: Entry) -> str:
     """The oldest ISO date the entry carries (YYYY-MM-DD), '' if none."""
-    found = ["-".join(m.groups()) for m in DATE.finditer(entry.text)]
+    if "-" not in entry.text:
+        return ""
+    found = [m.group(0) for m in DATE.finditer(entry.text)]
     return min(found) if found else ""
 
 
@@ -117,93 +121,121 @@ def _true_duplicate(index: HotIndex, candidate: merge.Candidate) -> bool:
     group = [index.entry(i) for i in candidate.entry_ids]
     flat = " ".join(group[0].text.split())
     for entry in group[1:]:
-        for part in entry.text.split("\n"):
-            body = merge.LIST_MARKER.sub("", part.strip(), count=1)
-            if any(" ".join(clause.split()) not in flat for clause in clauses(body)):
-                return False
+        said = {" ".join(clause.split()) for part in entry.text.split("\n")
+                for clause in clauses(merge.LIST_MARKER.sub("", part.strip(), count=1))}
+        if not all(clause in flat for clause in said):  # each distinct clause once: repeats cost nothing
+            return False
     return True
 
 
 def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, skip=(),
              today: date | None = None) -> FitPlan:
-    """The fit plan for the seat at ``memory_dir`` whose MEMORY.md is ``index``."""
+    """The fit plan for the seat at ``memory_dir`` whose MEMORY.md is ``index``.
+
+    Steps of one kind are planned on the same index and written with one splice, checked against the
+    pointer graph once (a batch that would break a pointer is planned again one step at a time, each
+    step checked by its lever). A skipped step still counts as taken when the next steps are chosen,
+    so the numbers stay those of the full plan; the plan then says if the target is missed."""
     memory_dir = Path(memory_dir)
     today = today or date.today()
     skip = set(skip)
     state = _State(memory_dir, index)
     steps: list[FitStep] = []
     left_out: list[str] = []
-    number = 0
+    projected = len(index.raw)  # MEMORY.md's size once every step so far (skipped ones too) is taken
 
-    def over() -> bool:
-        return len(state.index.raw) > target
+    def step(kind: str, ids, lines, saved: int, reason: str, files=()) -> bool:
+        nonlocal projected
+        number = len(steps) + 1
+        steps.append(FitStep(number, kind, tuple(ids), tuple(lines), saved, reason, tuple(files), number not in skip))
+        projected -= saved
+        return number not in skip
 
-    def add(kind: str, change: Change, ids, lines, reason: str) -> None:
-        nonlocal number
-        number += 1
-        chosen = number not in skip
-        files = tuple(sorted(n for n in change.files if n != INDEX_NAME))
-        steps.append(FitStep(number, kind, tuple(ids), lines, change.bytes_saved, reason, files, chosen))
-        if chosen:
-            state.take(change)
+    before_report = check_pointers(memory_dir, parsed_index=index)
+
+    def breaks_pointers(files: dict[str, bytes | None], parsed: HotIndex | None = None) -> list[str]:
+        after = check_pointers(memory_dir, overrides=files, parsed_index=parsed)
+        orphans, dangling = merge.new_problems(before_report, after)
+        return orphans + dangling
 
     # 1. Trims: the longest entries first, each into the detail file it already links to (once per file).
-    used_files: set[str] = set()
-    longest = sorted((e for e in index.entries if e.nbytes >= TRIM_THRESHOLD and e.section != merge.IDENTITY_SECTION),
-                     key=lambda e: (-e.nbytes, e.line))
-    for entry in longest:
-        if not over():
+    edits, details, bases = [], {}, {}
+    for entry in sorted((e for e in index.entries if e.nbytes >= TRIM_THRESHOLD and e.section != merge.IDENTITY_SECTION),
+                        key=lambda e: (-e.nbytes, e.line)):
+        if projected <= target:
             break
-        if not state.index.has_entry(entry.id):
-            continue
         detail = trim._detail_target(memory_dir, entry)
-        if detail is None or detail in used_files:
+        if detail is None or detail in details or detail in bases:
             continue
         try:
-            change = trim.plan_trim(memory_dir, state.index, entry.id, kind="split")
+            new_text, name, files = trim.split_entry(memory_dir, index, entry)
         except CuratorError as err:
-            left_out.append(f"trim {entry.id} (line {entry.line}): {err.message}")
+            left_out.append(f"trim line {entry.line}: {err.message}")
             continue
-        if detail not in change.files:  # the lever chose a new file: not the entry's own detail
+        edit = trim.entry_edit(index, entry, new_text)
+        saved = (edit[1] - edit[0]) - len(edit[2])
+        if name != detail or saved <= 0:
             continue
-        used_files.add(detail)
-        add("trim", change, [entry.id], (entry.line,),
-            f"{change.bytes_saved:,} B of detail move verbatim into {detail}; the lesson line stays")
+        reason = f"{saved:,} B of detail move verbatim into {detail}; the lesson line stays"
+        if step("trim", [entry.id], [entry.line], saved, reason, [detail]):
+            edits.append(edit)
+            details[detail] = files[detail]
+        bases[detail] = digest(read_optional(memory_dir, detail))
+    if edits:
+        files = {INDEX_NAME: index.splice(edits), **details}
+        broken = breaks_pointers(files)
+        if broken:  # one of them moved a pointer it should not have: let the lever judge each alone
+            left_out.append("trims checked one at a time: together they would break " + ", ".join(broken))
+            for trim_step in [s for s in steps if s.kind == "trim" and s.selected]:
+                try:
+                    state.take(trim.plan_trim(memory_dir, state.index, trim_step.entry_ids[0], kind="split"))
+                except CuratorError as err:
+                    left_out.append(f"trim line {trim_step.lines[0]}: {err.message}")
+        else:
+            state.take(Change("fit trims", files, base={INDEX_NAME: digest(index.raw), **bases}))
 
-    # 2. Merges of true duplicates, the ones that save most first, each on entries no step touched.
-    if over():
-        touched: set[str] = set()
-        for candidate in merge.find_candidates(state.index, limit=200):
-            if not over():
+    # 2. Merges of true duplicates, the ones that save most first, on entries no other merge takes.
+    if projected > target:
+        current = state.index
+        groups, taken = [], set()
+        for candidate in merge.find_candidates(current, limit=MAX_MERGES):
+            if projected <= target:
                 break
-            if touched & set(candidate.entry_ids) or not all(state.index.has_entry(i) for i in candidate.entry_ids):
+            if taken & set(candidate.entry_ids):
                 continue
-            if candidate.bytes_saved < merge.MIN_SAVING or not _true_duplicate(state.index, candidate):
+            if candidate.bytes_saved < merge.MIN_SAVING or not _true_duplicate(current, candidate):
                 continue
-            lines = _lines(index, state.index, candidate.entry_ids)
-            try:
-                change = merge.plan_merge(memory_dir, state.index, candidate.entry_ids)
-            except CuratorError as err:
-                left_out.append(f"merge {' '.join(candidate.entry_ids)}: {err.message}")
-                continue
-            touched.update(candidate.entry_ids)
-            add("merge", change, candidate.entry_ids, lines,
-                f"lines {', '.join(map(str, lines[1:]))} repeat line {lines[0]} word for word")
+            taken.update(candidate.entry_ids)
+            lines = _lines(index, current, candidate.entry_ids)
+            reason = f"line{'s' if len(lines) > 2 else ''} {', '.join(map(str, lines[1:]))} repeat line {lines[0]} word for word"
+            if step("merge", candidate.entry_ids, lines, candidate.bytes_saved, reason):
+                groups.append(([current.entry(i) for i in candidate.entry_ids], candidate.merged))
+        if groups:
+            edits = [edit for group, text in groups for edit in merge.group_edits(current, group, text)]
+            files = {INDEX_NAME: current.splice(edits)}
+            merged = parse_index(files[INDEX_NAME])
+            kept = {link.target for link in merged.links}
+            lost = sorted({link.target for g, _text in groups for e in g for link in e.pointers} - kept)
+            broken = lost or breaks_pointers({**state.files, **files}, merged)
+            if broken:
+                left_out.append("merges left out: they would lose " + ", ".join(broken))
+            else:
+                state.take(Change("fit merges", files, base={INDEX_NAME: digest(index.raw)}), merged)
 
     # 3. Archive: dated entries, oldest first, as few as reach the target; one step.
-    if over():
-        dated = sorted(((entry_date(e), e.line, e) for e in state.index.entries
-                        if entry_date(e) and e.section != merge.IDENTITY_SECTION), key=lambda t: (t[0], t[1]))
-        chosen, size = [], len(state.index.raw)
+    if projected > target:
+        current = state.index
+        days = ((entry_date(e), e.line, e) for e in current.entries if e.section != merge.IDENTITY_SECTION)
+        dated = sorted((t for t in days if t[0]), key=lambda t: (t[0], t[1]))
+        chosen = []
         for _day, _line, entry in dated:
-            if size <= target:
+            if projected - sum(e.nbytes for e in chosen) <= target:
                 break
             chosen.append(entry)
-            size -= entry.nbytes
         if chosen:
             ids = [e.id for e in chosen]
             try:
-                change = archive.plan_archive(memory_dir, state.index, ids, today=today)
+                change = archive.plan_archive(memory_dir, current, ids, today=today)
             except CuratorError as err:
                 left_out.append(f"archive: {err.message}")
             else:
@@ -211,23 +243,24 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
                     left_out.append("archive: " + "; ".join(change.warnings))
                 else:
                     span = f"{entry_date(chosen[0])} to {entry_date(chosen[-1])}"
-                    add("archive", change, ids, _lines(index, state.index, ids),
-                        f"{len(chosen)} dated entr{'y' if len(chosen) == 1 else 'ies'}, oldest first ({span})")
+                    reason = f"{len(chosen)} dated entr{'y' if len(chosen) == 1 else 'ies'}, oldest first ({span})"
+                    if step("archive", ids, _lines(index, current, ids), change.bytes_saved, reason, ["ARCHIVE.md"]):
+                        state.take(change)
 
     change = None
     if state.files:
         counts = {k: sum(1 for s in steps if s.selected and s.kind == k) for k in ("trim", "merge", "archive")}
         what = ", ".join(f"{k} x{n}" for k, n in counts.items() if n)
-        saved = len(index.raw) - len(state.index.raw)
         entry_ids = tuple(i for s in steps if s.selected for i in s.entry_ids)
         change = Change(description=f"fit under {target:,} B ({what})", files=dict(state.files),
-                        bytes_saved=saved, entry_ids=entry_ids, kind="fit",
+                        bytes_saved=len(index.raw) - len(state.index.raw), entry_ids=entry_ids, kind="fit",
                         base={**state.base, INDEX_NAME: digest(index.raw)})
-    before = check_pointers(memory_dir, parsed_index=index).problem_count
-    after = check_pointers(memory_dir, overrides=dict(change.files)).problem_count if change else before
+    after = (check_pointers(memory_dir, overrides=dict(change.files), parsed_index=state.index).problem_count
+             if change else None)
     largest = sorted(state.index.entries, key=lambda e: (-e.nbytes, e.line))[:3]
     return FitPlan(target, len(index.raw), len(state.index.raw), tuple(steps), change, tuple(left_out),
-                   before, after, tuple((e.line, e.nbytes) for e in largest))
+                   before_report.problem_count, before_report.problem_count if after is None else after,
+                   tuple((e.line, e.nbytes) for e in largest))
 
 
 # -- verification (for tests and the command's own report) ---------------------------------------------

@@ -21,8 +21,8 @@ import bisect
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
-from itertools import combinations, islice
+from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -65,6 +65,7 @@ class Candidate:
     reason: str
     section: str = ""  # '' when the entries sit in different sections
     shared_target: str = ""  # a detail file every entry links to, if any
+    merged: str = field(default="", compare=False, repr=False)  # the default merged text costed
 
 
 def link_free_words(text: str, links) -> str:
@@ -177,7 +178,9 @@ def candidate_pairs(entries: list[Entry]) -> list[tuple[int, int, float, str]]:
     words in common that both say mostly the same, or that one says a part of the other."""
     words = Weights([entry_words(entry) for entry in entries])
     found: dict[tuple[int, int], tuple[float, str]] = {}
-    for (i, j), _rare in words.pairs().items():
+    for (i, j), rare in words.pairs().items():
+        if not words.may_reach(i, j, rare, LOOSE_SAID):
+            continue
         score = words.score(i, j)
         if score.words >= MIN_SHARED and (score.dice >= LOOSE_SAID):
             found[(i, j)] = (100 * max(score.dice, score.overlap * SAME_SAID / SUBSET_SAID), "")
@@ -197,14 +200,17 @@ def candidate_pairs(entries: list[Entry]) -> list[tuple[int, int, float, str]]:
                 score = words.score(i, j)
                 if score.dice >= SAME_TARGET_SAID or score.overlap >= SUBSET_SAID:
                     found[(i, j)] = (max(found.get((i, j), (0.0, ""))[0], 100 * score.dice), target)
-    # Exact repeats (the same words, whatever the markup) always pair, whatever their count.
-    seen: dict[frozenset, int] = {}
-    for i, bag in enumerate(words.words):
-        if bag and bag in seen:
-            found.setdefault((seen[bag], i), (100.0, ""))
-        elif bag:
-            seen[bag] = i
     return [(i, j, score, target) for (i, j), (score, target) in found.items()]
+
+
+def repeat_groups(entries: list[Entry]) -> list[list[int]]:
+    """Entries whose text is the same but for whitespace and the list marker, whatever their count."""
+    seen: dict[str, list[int]] = {}
+    for i, entry in enumerate(entries):
+        key = " ".join(entry.body.split())
+        if key:
+            seen.setdefault(key, []).append(i)
+    return [members for members in seen.values() if len(members) > 1]
 
 
 def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = 0.0) -> list[Candidate]:
@@ -215,12 +221,16 @@ def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = 0.0) ->
     ``MIN_SAVING`` bytes are not shown unless they link to one detail. Template identity lines are
     never candidates. ``cutoff`` (0-100) drops pairs scoring lower (shared-target pairs stay)."""
     entries = [entry for entry in index.entries if entry.section != IDENTITY_SECTION]
+    repeats = repeat_groups(entries)
+    repeated = {i for members in repeats for i in members[1:]}  # each repeat goes with its first copy
     pairs = {(i, j): (score, target) for i, j, score, target in candidate_pairs(entries)
-             if score >= cutoff or target}
+             if (score >= cutoff or target) and i not in repeated and j not in repeated}
     scores = {pair: score for pair, (score, _target) in pairs.items()}
     groups = [(tuple(group), score, target) for group, score, target in _groups(entries, scores)]
-    in_group = {pair for group, _s, _t in groups for pair in combinations(group, 2)}
-    ranked = [((i, j), score, target) for (i, j), (score, target) in pairs.items() if (i, j) not in in_group]
+    groups += [(tuple(members), 100.0, "") for members in repeats]
+    group_of = {i: n for n, (group, _s, _t) in enumerate(groups) for i in group}
+    ranked = [((i, j), score, target) for (i, j), (score, target) in pairs.items()
+              if group_of.get(i, -1) != group_of.get(j, -2)]  # a pair inside a group is the group's
     ranked += groups
     plain = plain_text(index)
     costed = []
@@ -286,7 +296,7 @@ def _candidate(index: HotIndex, group: list[Entry], score: float, target: str, p
         reason = f"both index {target}"
     else:
         reason = f"the merge keeps every fact and saves {share}% of the shorter entry, {where}"
-    return Candidate(tuple(e.id for e in group), round(float(score), 1), saved, reason, section, target)
+    return Candidate(tuple(e.id for e in group), round(float(score), 1), saved, reason, section, target, merged)
 
 
 # -- the merge ---------------------------------------------------------------------------------
@@ -468,11 +478,16 @@ def plan_merge(
 def replace_group(index: HotIndex, group: list[Entry], merged: str) -> bytes:
     """The new index bytes: ``merged`` where the first entry was (its last line ending kept), the
     others removed. Inner line breaks use the file's own line ending."""
+    return index.splice(group_edits(index, group, merged))
+
+
+def group_edits(index: HotIndex, group: list[Entry], merged: str) -> list[tuple[int, int, bytes]]:
+    """The splice edits of ``replace_group`` (disjoint groups' edits can share one splice)."""
     first = group[0]
     new_bytes = merged.replace("\n", index.newline.decode()).encode("utf-8")
     edits = [(entry_start(index, first), content_end(index, first.end_line), new_bytes)]
     edits += [(entry_start(index, entry), entry.end_offset, b"") for entry in group[1:]]  # the BOM stays
-    return index.splice(edits)
+    return edits
 
 
 def bytes_saved(index: HotIndex, group: list[Entry], merged: str) -> int:

@@ -61,8 +61,14 @@ def stem(word: str) -> str:
 @lru_cache(maxsize=4096)  # a merge asks again for the same clauses
 def words_of(text: str) -> frozenset[str]:
     """The stemmed content words of a text (stopwords and one-letter words left out)."""
-    return frozenset(stem(word) for word in set(WORD.findall(text.lower()))
-                     if len(word) > 1 and word not in STOPWORDS)
+    # Words never span whitespace: split in C, then look only at the distinct pieces (an index repeats
+    # itself a lot, and this is what the whole WORD.findall would find).
+    found = set()
+    for piece in set(text.lower().split()):
+        for word in WORD.findall(piece):
+            if len(word) > 1 and word not in STOPWORDS:
+                found.add(stem(word))
+    return frozenset(found)
 
 
 def entry_words(entry: Entry) -> frozenset[str]:
@@ -101,6 +107,15 @@ class Weights:
         self.idf = {word: math.log((count + 1) / n) for word, n in df.items()}
         self.total = [sum(self.idf[w] for w in bag) for bag in words]
         self.common = min(MAX_COMMON, max(MIN_COMMON, int(count * COMMON_SHARE)))
+        # The weight of each entry's words too common to pair (or in it alone): what ``pairs`` does
+        # not add up, so ``may_reach`` can bound a pair's score without scoring it.
+        common = self.common
+        self.unpaired = [sum(self.idf[w] for w in bag if df[w] > common) for bag in words]
+
+    def may_reach(self, i: int, j: int, rare_shared: float, dice: float) -> bool:
+        """Whether the pair's dice can reach ``dice`` given the rare weight it is known to share."""
+        best = rare_shared + min(self.unpaired[i], self.unpaired[j])
+        return 2 * best >= dice * (self.total[i] + self.total[j])
 
     def score(self, i: int, j: int) -> PairScore:
         a, b = self.words[i], self.words[j]

@@ -132,8 +132,19 @@ def _suggest(memory_dir, index: HotIndex, entry: Entry, kind: str, limits: Limit
 
 
 def _replace_entry(index: HotIndex, entry: Entry, text: str) -> bytes:
+    return index.splice([entry_edit(index, entry, text)])
+
+
+def entry_edit(index: HotIndex, entry: Entry, text: str) -> tuple[int, int, bytes]:
+    """The splice edit that puts ``text`` in the entry's place (its last line ending and BOM kept)."""
     new = text.replace("\n", index.newline.decode()).encode("utf-8")
-    return index.splice([(entry_start(index, entry), content_end(index, entry.end_line), new)])
+    return entry_start(index, entry), content_end(index, entry.end_line), new
+
+
+def split_entry(memory_dir: str | Path, index: HotIndex, entry: Entry) -> tuple[str, str, dict[str, bytes]]:
+    """A split without the pointer re-check (a caller batching splits checks them together): the
+    entry's new text, the detail file, and that file's new bytes. Raises InputError if it cannot."""
+    return _split(Path(memory_dir), index, entry)
 
 
 # -- split -------------------------------------------------------------------------------------
