@@ -321,6 +321,11 @@ def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = Fals
     ``plain``: the caller knows the file is valid UTF-8 without a carriage return (``plain_text``),
     so each entry's decoded text is already its source and nothing is decoded again."""
     sources = [entry.text.rstrip("\n") if plain else entry_source(index, entry).rstrip("\n") for entry in group]
+    if group[0].kind == "row":
+        return _merged_row(group, sources)
+    # A table row merged into a list item brings its cells as clauses.
+    sources = [" — ".join(split_cells(source)) if entry.kind == "row" and n else source
+               for n, (entry, source) in enumerate(zip(group, sources))]
     head, _newline, tail = sources[0].partition("\n")
     line = head.rstrip()
     below = [part for part in tail.split("\n")] if tail else []
@@ -368,6 +373,40 @@ def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = Fals
             bits.update(EXACT_BITS.findall(part))
             have.update(new_pointers)
     return "\n".join([line, *below])
+
+
+def split_cells(row: str) -> list[str]:
+    """The cells of a table row (GFM: an escaped pipe stays in its cell), stripped."""
+    body = row.strip()
+    if body.startswith("|"):
+        body = body[1:]
+    if body.endswith("|") and not body.endswith("\\|"):
+        body = body[:-1]
+    return [cell.strip() for cell in re.split(r"(?<!\\)\|", body)]
+
+
+def _merged_row(group: list[Entry], sources: list[str]) -> str:
+    """Rows merged cell by cell: each cell keeps its text and gains the others' distinct clauses in
+    the same column (a list item's clauses, or cells past the last column, go to the last cell)."""
+    cells = split_cells(sources[0])
+    said = set(words_of(sources[0]))
+    bits = set(EXACT_BITS.findall(sources[0]))
+    have = {link.target for link in group[0].pointers}
+    for other, source in zip(group[1:], sources[1:]):
+        parts = split_cells(source) if other.kind == "row" else [" ".join(source.split("\n"))]
+        for column, part in enumerate(parts):
+            into = min(column, len(cells) - 1) if other.kind == "row" else len(cells) - 1
+            for clause in clauses(LIST_MARKER.sub("", part, count=1)):
+                new_pointers = {link.target for link in other.pointers if _spells(clause, link)} - have
+                words = words_of(clause)
+                if not new_pointers and _said(words, said) and _bits_said(clause, bits):
+                    continue
+                clause = re.sub(r"(?<!\\)\|", r"\\|", clause)
+                cells[into] = f"{cells[into]}{FACET_JOIN}{clause}" if cells[into] else clause
+                said |= words
+                bits.update(EXACT_BITS.findall(clause))
+                have.update(new_pointers)
+    return "| " + " | ".join(cells) + " |"
 
 
 def _said(words: set[str], said: set[str]) -> bool:
@@ -433,7 +472,10 @@ def plan_merge(
         if "\n" in text or "\r" in text:
             raise InputError("the merged text must be one line", path=INDEX_NAME)
         marker = LIST_MARKER.match(entry_source(index, group[0]))
-        merged = text if LIST_MARKER.match(text) else (marker.group(0) if marker else "- ") + text.strip()
+        if group[0].kind == "row":  # a row stays a row of its table
+            merged = text.strip() if text.strip().startswith("|") else "| " + text.strip() + " |"
+        else:
+            merged = text if LIST_MARKER.match(text) else (marker.group(0) if marker else "- ") + text.strip()
     else:
         merged = merged_entry_text(index, group)
 

@@ -101,6 +101,8 @@ def plan_trim(memory_dir: str | Path, index: HotIndex, entry_id: str, *, kind: s
 
 def _suggest(memory_dir, index: HotIndex, entry: Entry, kind: str, limits: Limits) -> TrimSuggestion:
     if kind == "split":
+        if entry.kind == "row":
+            raise InputError(f"entry {entry.id} is a table row: it is tightened, never split", path=INDEX_NAME)
         new_text, detail, files = _split(Path(memory_dir), index, entry)
     elif kind == "tighten":
         new_text, detail = _tighten(entry_source(index, entry).rstrip("\n")), ""
@@ -144,6 +146,8 @@ def entry_edit(index: HotIndex, entry: Entry, text: str) -> tuple[int, int, byte
 def split_entry(memory_dir: str | Path, index: HotIndex, entry: Entry) -> tuple[str, str, dict[str, bytes]]:
     """A split without the pointer re-check (a caller batching splits checks them together): the
     entry's new text, the detail file, and that file's new bytes. Raises InputError if it cannot."""
+    if entry.kind == "row":
+        raise InputError(f"entry {entry.id} is a table row: it is tightened, never split", path=INDEX_NAME)
     return _split(Path(memory_dir), index, entry)
 
 
