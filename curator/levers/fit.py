@@ -203,6 +203,11 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
                 break
             if taken & set(candidate.entry_ids):
                 continue
+            if not _true_duplicate(current, candidate) and len(candidate.entry_ids) == 2:
+                # The other way round, the longer entry may hold the shorter one word for word.
+                flipped = merge._candidate(current, [current.entry(i) for i in candidate.entry_ids[::-1]],
+                                           candidate.score, candidate.shared_target, merge.plain_text(current))
+                candidate = flipped or candidate
             if candidate.bytes_saved < merge.MIN_SAVING or not _true_duplicate(current, candidate):
                 continue
             taken.update(candidate.entry_ids)

@@ -169,8 +169,8 @@ def leading_target(entry: Entry) -> str:
 
 def lead_first(group: list[Entry]) -> list[Entry]:
     """The order a careful bearer merges in: the entry that indexes a detail file (opens with its
-    link) keeps its place and headline, else the one that says most; ties keep file order."""
-    return sorted(group, key=lambda e: (not leading_target(e), -len(e.text), e.line))
+    link) keeps its place and headline; otherwise the first in the file does."""
+    return sorted(group, key=lambda e: (not leading_target(e), e.line))
 
 
 def candidate_pairs(entries: list[Entry]) -> list[tuple[int, int, float, str]]:
@@ -237,9 +237,14 @@ def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = 0.0) ->
     for group, score, target in ranked:
         members = lead_first([entries[i] for i in sorted(group)])
         candidate = _candidate(index, members, score, target, plain)
+        if len(members) == 2 and not leading_target(members[0]):
+            # Neither indexes a file: the one whose place and wording are kept is the one that saves more.
+            other = _candidate(index, members[::-1], score, target, plain)
+            if other is not None and (candidate is None or other.bytes_saved > candidate.bytes_saved):
+                candidate = other
         if candidate is None:
             continue
-        smaller = min(entry.nbytes for entry in members[1:])
+        smaller = min(index.entry(i).nbytes for i in candidate.entry_ids)
         # What the honest merge really saves is the evidence: two paraphrases keep both wordings and
         # save nothing; an entry that repeats another is saved almost whole.
         saved = candidate.bytes_saved
@@ -353,6 +358,15 @@ def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = Fals
                 if _said(words_of(clause), said):
                     continue
             words = words_of(clause)
+            if new_pointers:
+                # Its words are said already: carry only its links (every pointer kept, no repeat).
+                spans = [m.group(0) for m in INLINE_LINK.finditer(clause)
+                         if any(_spells(m.group(0), link) for link in other.pointers if link.target in new_pointers)]
+                rest = INLINE_LINK.sub(" ", clause)
+                if spans and _said(words_of(rest), said) and _bits_said(rest, bits) and all(
+                        any(_spells(span, link) for span in spans) for link in other.pointers
+                        if link.target in new_pointers):
+                    clause, words = " ".join(spans), words_of(" ".join(spans))
             line += (" " if line.endswith((".", "!", "?", ";")) else FACET_JOIN) + clause
             said |= words
             if "`" in clause:
@@ -373,6 +387,9 @@ def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = Fals
             bits.update(EXACT_BITS.findall(part))
             have.update(new_pointers)
     return "\n".join([line, *below])
+
+
+INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\([^()\s]*(?:\([^()]*\)[^()\s]*)*(?:\s+\"[^\"]*\")?\)")
 
 
 def split_cells(row: str) -> list[str]:
