@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from rapidfuzz import fuzz
 
 from curator.errors import InputError
 from curator.index_model import parse_index
 from curator.levers.merge import (LOOSE_SAID, REPEATED_SHARE, SIMILAR, MergeRefused, find_candidates,
-                                  merged_entry_text, plan_merge, similar_pairs, similarity_key)
+                                  merged_entry_text, plan_merge)
+from curator.levers.similarity import Weights, entry_words
 from curator.pointers import check_pointers
 from curator.store import SeatStore
 
@@ -140,24 +140,26 @@ def test_crlf_file_keeps_its_line_endings(tmp_path):
     assert new.count(b"\n") == new.count(b"\r\n")
 
 
-def test_vectorised_pairs_equal_the_pairwise_token_sort_ratio():
+def test_inverted_index_pairs_equal_the_pairwise_loop_for_every_pair_sharing_a_rare_word():
     corpus = sorted(Path("/work/shared/corpus").rglob("MEMORY.md")) if Path("/work/shared/corpus").exists() else []
     entries = [e for p in corpus[:6] for e in parse_index(p.read_bytes()).entries]
     if len(entries) < 50:
         pytest.skip("corpus not available")
-    keys = [similarity_key(e) for e in entries]
-    fast = similar_pairs(keys, 60)
+    words = Weights([entry_words(e) for e in entries])
+    found = words.pairs()
     slow = {}
     for i in range(len(entries)):
         for j in range(i + 1, len(entries)):
-            if not keys[i] or not keys[j]:
-                continue
-            score = fuzz.token_sort_ratio(keys[i], keys[j], score_cutoff=60)
-            if score:
-                slow[(i, j)] = score
-    assert fast.keys() == slow.keys()
-    assert all(abs(fast[k] - slow[k]) < 1e-9 for k in fast)
-    assert len(fast) >= 5  # the check compares real matches, not two empty sets
+            rare = [w for w in words.words[i] & words.words[j] if words.df[w] <= words.common]
+            if rare:
+                slow[(i, j)] = sum(words.idf[w] for w in rare)
+    assert found.keys() == slow.keys()
+    assert all(abs(found[k] - slow[k]) < 1e-9 for k in found)
+    assert len(found) >= 50  # the check compares real matches, not two empty sets
+    # The bound that skips scoring never skips a pair that reaches the threshold.
+    for (i, j), rare in found.items():
+        if words.score(i, j).dice >= LOOSE_SAID:
+            assert words.may_reach(i, j, rare, LOOSE_SAID)
 
 
 def test_the_demo_seats_deliberate_paraphrases_are_the_candidates():

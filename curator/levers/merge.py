@@ -1,47 +1,38 @@
 """Merge-facet: entries that say the same thing become one line, and no pointer is lost on the way.
 
-Candidates: rapidfuzz similarity of the entries' words without links, in two stages. The search uses
-the token-sort ratio (word order does not matter), scored in rapidfuzz's C++ loop one row at a time
-(``process.extract``) rather than a Python pairwise loop, and only against entries whose length
-could still reach its cutoff; pairs that share a link target join whatever their wording. Each pair
-found is then judged by the token-set ratio, which scores a paraphrase or a line that says a subset
-of another's words highly, and kept from ``cutoff`` up. Pairs that share a link target, then pairs in
-the same section, come first.
+Candidates (``find_candidates``): pairs found through the index's rarer words and weighed by how
+many entries share each word (``curator.levers.similarity``: a tag suffix or boilerplate many
+entries carry weighs little; link texts and linked file names count), then costed by their default
+merge. A pair is shown when that merge keeps every fact and still saves real bytes (what a bearer
+gains), or when one entry indexes the detail file the other cites and their content overlaps; the
+ones that save most come first. Exact repeats of any count are one group. Template identity lines
+are never candidates.
 
-A merge puts one line in the place of the first entry: its lesson, then the other entries' distinct
-facets (clauses it does not already say, and every clause carrying a pointer it lacks). The pointer
-graph is re-checked on the result (``curator.pointers.check_pointers`` with the new bytes): a merge
-that drops a pointer the user did not name, leaves a dangling pointer, or orphans a detail file is
-refused with the list of what would be lost, unless forced.
+A merge puts one entry in the place of the first: one headline (its first line, then the other first
+lines' clauses whose content words it does not say yet, and the links of any clause carrying a
+pointer it lacks), then every part's sub-lines without duplicates; table rows merge cell by cell.
+The pointer graph is re-checked on the result (``curator.pointers.check_pointers`` with the new
+bytes): a merge that drops a pointer the user did not name, leaves a dangling pointer, or orphans a
+detail file is refused with the list of what would be lost, unless forced.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from itertools import islice
 from pathlib import Path
 from urllib.parse import unquote
-
-from rapidfuzz import fuzz, process
-from rapidfuzz.distance import LCSseq
-from rapidfuzz.utils import default_process
 
 from curator import markdown
 from curator.change import Change, digest
 from curator.errors import CuratorError, InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex
 from curator.levers.similarity import Weights, entry_words, words_of
-from curator.levers.text import clauses, content_end, entries_by_id, entry_source, entry_start, without_links
+from curator.levers.text import clauses, content_end, entries_by_id, entry_source, entry_start
 from curator.pointers import PointerReport, check_pointers
 
 INDEX_NAME = "MEMORY.md"
-SEARCH_CUTOFF = 60  # token-sort ratio (0-100) from which a pair is worth judging
-DEFAULT_CUTOFF = 70  # token-set ratio (0-100) from which two entries count as saying the same thing
-COVERED = 90  # a facet whose words already appear this closely in the merged line is not repeated
 FACET_JOIN = "; "
 
 
@@ -66,62 +57,6 @@ class Candidate:
     section: str = ""  # '' when the entries sit in different sections
     shared_target: str = ""  # a detail file every entry links to, if any
     merged: str = field(default="", compare=False, repr=False)  # the default merged text costed
-
-
-def link_free_words(text: str, links) -> str:
-    """``default_process`` of ``without_links(text, links)``, without its work when there are no links.
-
-    (A text with no word characters comes out empty either way: ``default_process`` keeps only
-    alphanumerics and trims the rest.)"""
-    return default_process(without_links(text, links) if links else text)
-
-
-def similarity_key(entry: Entry) -> str:
-    """Words without links, case-folded, tokens sorted: ratio on this is rapidfuzz's token_sort_ratio."""
-    # ``default_process`` turns a bullet into whitespace anyway; only a number marker is a word to cut.
-    text = entry.text if entry.text[:1] in "-*+" else entry.body
-    return " ".join(sorted(link_free_words(text, entry.pointers).split()))
-
-
-def similarity_keys(entries: Iterable[Entry]) -> list[str]:
-    """``similarity_key`` of each entry, built in one loop (a whole index's keys are built at once)."""
-    keys: list[str] = []
-    add, process_text, join = keys.append, default_process, " ".join
-    for entry in entries:
-        text = entry.text
-        if entry.pointers or text[:1] not in "-*+":  # links to cut or a number marker: the general way
-            add(similarity_key(entry))
-            continue
-        words = process_text(text).split()
-        words.sort()
-        add(join(words))
-    return keys
-
-
-def similar_pairs(keys: list[str], cutoff: float = DEFAULT_CUTOFF) -> dict[tuple[int, int], float]:
-    """Every pair (i < j) whose ratio reaches ``cutoff``, scored in rapidfuzz's C++ loop.
-
-    Keys are visited longest first, and each is compared only with the shorter keys that can still
-    reach the cutoff (ratio <= 2*shorter/(sum of lengths)), so most hopeless pairs are never scored.
-    The longer key is the query rapidfuzz prepares once; the shorter ones are the strings it walks.
-    """
-    size = list(map(len, keys))
-    order = sorted(filter(size.__getitem__, range(len(keys))), key=size.__getitem__)  # empty keys match nothing
-    ordered = [keys[i] for i in order]
-    lengths = [size[i] for i in order]
-    reach = cutoff / (200 - cutoff)  # the shortest partner, as a share of a key's length, that can match
-    pairs: dict[tuple[int, int], float] = {}
-    extract, ratio, band_start = process.extract, fuzz.ratio, bisect.bisect_left  # bound once: one call per key
-    for a in range(len(ordered) - 1, 0, -1):
-        start = band_start(lengths, lengths[a] * reach - 1e-9, hi=a)  # a float just over the bound keeps it
-        if start >= a:
-            continue
-        i = order[a]
-        for _choice, score, b in extract(ordered[a], ordered[start:a], scorer=ratio, processor=None, limit=None,
-                                         score_cutoff=cutoff):
-            j = order[start + b]
-            pairs[(i, j) if i < j else (j, i)] = score
-    return pairs
 
 
 def file_targets(entry: Entry) -> set[str]:
@@ -237,8 +172,10 @@ def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = 0.0) ->
     for group, score, target in ranked:
         members = lead_first([entries[i] for i in sorted(group)])
         candidate = _candidate(index, members, score, target, plain)
-        if len(members) == 2 and not leading_target(members[0]):
-            # Neither indexes a file: the one whose place and wording are kept is the one that saves more.
+        if (len(members) == 2 and not leading_target(members[0])
+                and (candidate is None or candidate.bytes_saved < members[0].nbytes)):
+            # Neither indexes a file: the one whose place and wording are kept is the one that saves
+            # more (kept the other way round, the merge saves at most the first entry's bytes).
             other = _candidate(index, members[::-1], score, target, plain)
             if other is not None and (candidate is None or other.bytes_saved > candidate.bytes_saved):
                 candidate = other
@@ -451,21 +388,6 @@ def dropped_words(index: HotIndex, group: list[Entry], merged: str) -> list[str]
     for entry in group:
         gone |= words_of(entry_source(index, entry)) - said
     return sorted(gone)
-
-
-def covered(words: str, said: str) -> bool:
-    """``fuzz.partial_ratio(words, said) >= COVERED``, with two exact shortcuts around its window
-    search. Words found verbatim in the line score 100. Otherwise: a window w of the longer text
-    scores 200·LCS(short, w) / (|short| + |w|), where LCS(short, w) is at most both |w| and L, the
-    LCS of the two whole texts; so the best window scores at most 200·L / (|short| + L), which
-    reaches the cutoff c only if L >= c·|short| / (200 - c). One LCS costs far less than the search."""
-    if words and words in said:
-        return True
-    short, long = (words, said) if len(words) <= len(said) else (said, words)
-    need = -(-COVERED * len(short) // (200 - COVERED))
-    if need and LCSseq.similarity(short, long, score_cutoff=need) < need:
-        return False
-    return bool(fuzz.partial_ratio(words, said, score_cutoff=COVERED))
 
 
 def _spells(text: str, link) -> bool:
