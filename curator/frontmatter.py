@@ -47,7 +47,7 @@ def parse_front_matter(text: str | None) -> FrontMatter:
         return NONE
     try:
         data = yaml.safe_load(text)
-    except yaml.YAMLError:
+    except (yaml.YAMLError, RecursionError, ValueError):  # garbage, or nesting deeper than Python goes
         return FrontMatter(valid=False)
     if data is None:
         return NONE

@@ -424,3 +424,12 @@ def test_github_slugger_fixtures_as_headings_resolve(tmp_path: Path) -> None:
     write(tmp_path, {"MEMORY.md": links, "detail.md": detail})
     report = check_pointers(tmp_path)
     assert [d.target for d in report.dangling] == []
+
+
+@pytest.mark.parametrize("yaml_text", ["[" * 5000 + "]" * 5000, "name: !!python/object:os.system x", "\x00: x",
+                                       "- a list\n- not a mapping", "name: [1, 2]\ntype: {a: b}"])
+def test_front_matter_garbage_declares_nothing_and_never_raises(tmp_path: Path, yaml_text: str) -> None:
+    write(tmp_path, {"MEMORY.md": "- [[x]]\n", "x.md": f"---\n{yaml_text}\n---\n# X\n"})
+    report = check_pointers(tmp_path)
+    assert report.orphans == [] and report.dangling == []  # [[x]] still reaches x.md by its stem
+    assert report.detail("x.md").name == "" and report.detail("x.md").type == ""
