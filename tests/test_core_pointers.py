@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 from pathlib import Path
 
 import pytest
@@ -433,3 +434,15 @@ def test_front_matter_garbage_declares_nothing_and_never_raises(tmp_path: Path, 
     report = check_pointers(tmp_path)
     assert report.orphans == [] and report.dangling == []  # [[x]] still reaches x.md by its stem
     assert report.detail("x.md").name == "" and report.detail("x.md").type == ""
+
+
+@pytest.mark.skipif(not (CORPUS / "rjmurillo__ai-agents").is_dir(), reason="corpus not available")
+def test_corpus_suggestions_are_the_same_file_elsewhere_never_a_neighbour() -> None:
+    """A Serena memory dir with hundreds of links to files that were not copied: the old nearest-match
+    guess offered unrelated siblings; now every guess is the same file name in another directory."""
+    report = check_pointers(CORPUS / "rjmurillo__ai-agents/.serena/memories")
+    guessed = [d for d in report.dangling if d.suggestion]
+    assert len(report.dangling) > 400 and guessed
+    for d in guessed:
+        assert pointers._loose(d.suggestion.rpartition("/")[2]) == pointers._loose(d.target.rpartition("/")[2]), d
+        assert posixpath.normpath(posixpath.join(posixpath.dirname(d.file), d.suggestion)) != d.file
