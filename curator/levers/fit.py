@@ -27,11 +27,13 @@ from curator.change import Change, digest
 from curator.errors import CuratorError
 from curator.index_model import BOM, Entry, HotIndex, parse_index
 from curator.levers import archive, merge, trim
+from curator.levers.similarity import words_of
 from curator.levers.text import clauses, read_optional
 from curator.pointers import check_pointers
 
 INDEX_NAME = "MEMORY.md"
 DATE = re.compile(r"(?<!\d)(20\d\d)-(0[1-9]|1[0-2])-([0-2]\d|3[01])(?!\d)")
+_YEAR_MONTH = re.compile(r"20\d\d-[01]\d-")
 TRIM_THRESHOLD = 200  # bytes: shorter entries are left as they are
 MAX_MERGES = 500  # merge candidates weighed per plan
 
@@ -105,7 +107,7 @@ class _State:
 
 def entry_date(entry: Entry) -> str:
     """The oldest ISO date the entry carries (YYYY-MM-DD), '' if none."""
-    if "-" not in entry.text:
+    if not _YEAR_MONTH.search(entry.text):  # a literal-led scan, far quicker than DATE's look-behind
         return ""
     found = [m.group(0) for m in DATE.finditer(entry.text)]
     return min(found) if found else ""
@@ -114,6 +116,12 @@ def entry_date(entry: Entry) -> str:
 def _lines(original: HotIndex, current: HotIndex, ids) -> tuple[int, ...]:
     """Where the entries sit in the index as it is now on disk (an entry a step made: where it is)."""
     return tuple((original if original.has_entry(i) else current).entry(i).line for i in ids)
+
+
+def _may_repeat(index: HotIndex, candidate: merge.Candidate) -> bool:
+    """A merge of true duplicates adds nothing to the kept entry: its default text is that entry's."""
+    kept = index.entry(candidate.entry_ids[0]).text
+    return " ".join(candidate.merged.split()) == " ".join(kept.split())
 
 
 def _true_duplicate(index: HotIndex, candidate: merge.Candidate) -> bool:
@@ -203,12 +211,16 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
                 break
             if taken & set(candidate.entry_ids):
                 continue
-            if not _true_duplicate(current, candidate) and len(candidate.entry_ids) == 2:
+            repeats = _may_repeat(current, candidate) and _true_duplicate(current, candidate)
+            if not repeats and len(candidate.entry_ids) == 2:
                 # The other way round, the longer entry may hold the shorter one word for word.
-                flipped = merge._candidate(current, [current.entry(i) for i in candidate.entry_ids[::-1]],
-                                           candidate.score, candidate.shared_target, merge.plain_text(current))
-                candidate = flipped or candidate
-            if candidate.bytes_saved < merge.MIN_SAVING or not _true_duplicate(current, candidate):
+                first, second = (current.entry(i) for i in candidate.entry_ids)
+                if words_of(first.text) <= words_of(second.text):
+                    flipped = merge._candidate(current, [second, first], candidate.score, candidate.shared_target,
+                                               merge.plain_text(current))
+                    if flipped is not None and _may_repeat(current, flipped) and _true_duplicate(current, flipped):
+                        candidate, repeats = flipped, True
+            if not repeats or candidate.bytes_saved < merge.MIN_SAVING:
                 continue
             taken.update(candidate.entry_ids)
             lines = _lines(index, current, candidate.entry_ids)
