@@ -61,14 +61,16 @@ def stem(word: str) -> str:
 @lru_cache(maxsize=4096)  # a merge asks again for the same clauses
 def words_of(text: str) -> frozenset[str]:
     """The stemmed content words of a text (stopwords and one-letter words left out)."""
-    # Words never span whitespace: split in C, then look only at the distinct pieces (an index repeats
-    # itself a lot, and this is what the whole WORD.findall would find).
-    found = set()
-    for piece in set(text.lower().split()):
-        for word in WORD.findall(piece):
-            if len(word) > 1 and word not in STOPWORDS:
-                found.add(stem(word))
-    return frozenset(found)
+    lowered = text.lower()
+    if len(lowered) < 1024:
+        words = set(WORD.findall(lowered))
+    else:
+        # Words never span whitespace: split in C, then look only at the distinct pieces (a long entry
+        # repeats itself a lot, and this is what the whole WORD.findall would find).
+        words = set()
+        for piece in set(lowered.split()):
+            words.update(WORD.findall(piece))
+    return frozenset(map(stem, {word for word in words if len(word) > 1} - STOPWORDS))
 
 
 def entry_words(entry: Entry) -> frozenset[str]:
