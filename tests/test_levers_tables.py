@@ -13,6 +13,7 @@ from curator.levers.archive import ARCHIVE_NAME, plan_archive, plan_restore, sea
 from curator.levers.merge import merged_entry_text, plan_merge
 from curator.levers.trim import plan_trim
 from curator.store import SeatStore
+from tests.core_support import seat as core_seat
 
 DAY = date(2026, 11, 29)
 TABLE = (
@@ -33,10 +34,7 @@ TABLE = (
 
 @pytest.fixture
 def seat(tmp_path: Path):
-    memory = tmp_path / "memory"
-    memory.mkdir()
-    (memory / "MEMORY.md").write_text(TABLE)
-    (memory / "bench.md").write_text("# Bench\n")
+    memory = core_seat(tmp_path / "memory", TABLE.encode(), **{"bench.md": "# Bench\n"})
     return memory, SeatStore.open(memory, state_dir=tmp_path / "state")
 
 
