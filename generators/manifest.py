@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from curator.errors import CuratorError
 from curator.fsio import read_bytes
 from generators.errors import PreparationError, UnsupportedError
 
-HARNESSES = ("kimi-code", "opencode")
+HARNESSES = ("kimi-code", "opencode", "claude-code")
 PERMISSION_MODES = ("manual", "yolo", "auto")
 # kimi-code's full event list: any other event makes the whole config.toml fail to load.
 KIMI_EVENTS = (
@@ -30,7 +31,15 @@ KIMI_EVENTS = (
     "TaskStarted", "PreCompact", "PostCompact", "Notification",
 )
 DEFAULT_MCP_PREFIX = "neo-mjs-"
-_SERVER_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+_SERVER_NAME = re.compile(r"[A-Za-z0-9_-]+")  # used with fullmatch: `$` would let a final newline through
+# identity.md holds the agent id; its template is 276 characters without it, and the spec caps the
+# whole page under 600, so an id up to 128 characters leaves the page well inside (at most 404).
+AGENT_ID_MAX = 128
+# Unicode categories an agent id may not hold: control, format (bidi overrides, zero-width marks,
+# BOMs), line and paragraph separators, surrogates, private use, unassigned.
+_BANNED_CATEGORIES = {"Cc": "a control character", "Cf": "an invisible format character (e.g. a bidi override)",
+                      "Zl": "a line separator", "Zp": "a paragraph separator", "Cs": "a surrogate",
+                      "Co": "a private-use character", "Cn": "an unassigned code point"}
 
 
 class ManifestError(PreparationError):
@@ -138,26 +147,34 @@ def load_manifest(path: str | Path) -> Fleet:
 
 
 def parse_manifest(text: str, path: str | Path) -> Fleet:
+    """A UTF-8 byte-order mark is accepted (editors add one); it is not part of the TOML."""
     path = Path(path).absolute()
+    text = text.removeprefix("\ufeff")
     try:
         doc = tomlkit.parse(text).unwrap()
-    except ParseError as err:
-        raise ManifestError(f"invalid TOML at line {err.line}, column {err.col}: {str(err).split(' at line ')[0]}",
-                            path=path) from None
-    except TOMLKitError as err:  # e.g. a duplicate key: tomlkit names the key but not the line
-        raise ManifestError(f"invalid TOML{_line_from_tomllib(text)}: {err}", path=path) from None
+    except (TOMLKitError, RecursionError, ValueError) as err:  # ParseError is a TOMLKitError
+        raise ManifestError(_toml_error(text, err), path=path) from None
     return _Reader(text, path).fleet(doc)
 
 
-def _line_from_tomllib(text: str) -> str:
-    """tomllib reports positions for the errors tomlkit reports without one."""
+def _toml_error(text: str, err: Exception) -> str:
+    """One line with the line and column. tomllib's report comes first: it places every error
+    (tomlkit gives none for some, e.g. a duplicate key, and a late one for others)."""
     try:
         tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        match = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
+    except tomllib.TOMLDecodeError as strict:
+        match = re.search(r"^(.*?) \(at line (\d+), column (\d+)\)", str(strict))
         if match:
-            return f" at line {match.group(1)}, column {match.group(2)}"
-    return ""
+            return f"invalid TOML at line {match.group(2)}, column {match.group(3)}: {_one_line(match.group(1))}"
+    except RecursionError:
+        pass
+    if isinstance(err, ParseError):
+        return f"invalid TOML at line {err.line}, column {err.col}: {_one_line(str(err).split(' at line ')[0])}"
+    return f"invalid TOML: {_one_line(str(err)) or type(err).__name__}"
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
 
 
 class _Reader:
@@ -208,14 +225,18 @@ class _Reader:
             if key not in allowed:
                 self.fail(where + (key,), f"unknown key (allowed: {', '.join(allowed)})")
 
-    def abspath(self, value: str) -> Path:
+    def abspath(self, value: str, where: tuple = ()) -> Path:
         # Lexical normalisation only: symlinks stay visible so the composer can refuse them.
+        if "\x00" in value:
+            self.fail(where, "a path cannot hold a NUL character")
         return Path(os.path.normpath(self.base / os.path.expanduser(value)))
 
-    def command_path(self, value: str) -> str:
+    def command_path(self, value: str, where: tuple = ()) -> str:
         """A bare name stays a PATH lookup; anything with a slash is a path, resolved like the rest."""
         value = os.path.expanduser(value)
-        return value if "/" not in value else str(self.abspath(value))
+        if "\x00" in value:
+            self.fail(where, "a path cannot hold a NUL character")
+        return value if "/" not in value else str(self.abspath(value, where))
 
     # -- the document
 
@@ -232,6 +253,8 @@ class _Reader:
         if mode not in PERMISSION_MODES:
             self.fail(("default_permission_mode",), f"{mode!r} is not one of {', '.join(PERMISSION_MODES)}")
         hook_python = self.get(doc, top, "hook_python", str)
+        if hook_python is not None and "\x00" in hook_python:
+            self.fail(("hook_python",), "a path cannot hold a NUL character")
         if hook_python is not None and not os.path.isabs(os.path.expanduser(hook_python)):
             self.fail(("hook_python",), "must be an absolute interpreter path")
         harness_cli = self.str_table(doc, top, "harness_cli")
@@ -251,14 +274,14 @@ class _Reader:
             parsed.append(resident)
         return Fleet(
             path=self.path,
-            instance_root=self.abspath(instance_root),
+            instance_root=self.abspath(instance_root, ("instance_root",)),
             mcp_prefix=prefix,
             catalog=catalog,
             default_model=model,
             default_permission_mode=mode,
             hooks=hooks,
             residents=tuple(parsed),
-            harness_cli={k: self.command_path(v) for k, v in harness_cli.items()},
+            harness_cli={k: self.command_path(v, ("harness_cli", k)) for k, v in harness_cli.items()},
             hook_python=os.path.expanduser(hook_python) if hook_python else None,
         )
 
@@ -268,7 +291,7 @@ class _Reader:
             where = ("mcp", name)
             if not isinstance(entry, dict):
                 self.fail(where, f"expected a table, got {_describe(entry)}")
-            if not _SERVER_NAME.match(name):
+            if not _SERVER_NAME.fullmatch(name):
                 self.fail(where, "server names may hold only letters, digits, '-' and '_'", unsupported=True)
             if not name.startswith(prefix):
                 self.fail(where, f"must start with the mcp_prefix {prefix!r}: the fleet owns only prefixed entries",
@@ -318,8 +341,9 @@ class _Reader:
             self.fail(where, f"expected a table, got {_describe(entry)}")
         self.only_keys(entry, where, ("agent_id", "harness", "repo", "mcp", "allowed_paths", "model"))
         agent_id = self.get(entry, where, "agent_id", str, required=True)
-        if not agent_id.strip():
-            self.fail(where + ("agent_id",), "must not be empty")
+        problem = agent_id_problem(agent_id)
+        if problem:
+            self.fail(where + ("agent_id",), problem)
         harness = self.get(entry, where, "harness", str, required=True)
         if harness not in HARNESSES:
             self.fail(where + ("harness",), f"unknown harness {harness!r} (supported: {', '.join(HARNESSES)})",
@@ -330,11 +354,31 @@ class _Reader:
         return Resident(
             agent_id=agent_id,
             harness=harness,
-            repo=self.abspath(repo),
+            repo=self.abspath(repo, where + ("repo",)),
             mcp_overrides=overrides,
-            allowed_paths=tuple(self.abspath(p) for p in self.str_list(entry, where, "allowed_paths")),
+            allowed_paths=tuple(self.abspath(p, where + ("allowed_paths",))
+                                for p in self.str_list(entry, where, "allowed_paths")),
             model=self.get(entry, where, "model", str),
         )
+
+
+def agent_id_problem(agent_id: str) -> str | None:
+    """Why ``agent_id`` cannot be used, or None. It lands raw in identity.md and seat-pointers.md
+    (inside backticks), and so in the model's context: nothing in it may end the code span, break a
+    line, hide or reorder text, or push identity.md past its 600-character contract."""
+    if not agent_id.strip():
+        return "must not be empty"
+    if agent_id != agent_id.strip():
+        return "must not start or end with whitespace"
+    if len(agent_id) > AGENT_ID_MAX:
+        return f"{len(agent_id)} characters, over the {AGENT_ID_MAX}-character limit"
+    if "`" in agent_id:
+        return "must not hold a backtick (it is quoted in backticks in the seat's files)"
+    for index, char in enumerate(agent_id):
+        kind = _BANNED_CATEGORIES.get(unicodedata.category(char))
+        if kind:
+            return f"holds {kind} (U+{ord(char):04X}) at character {index + 1}"
+    return None
 
 
 def _type_word(name: str) -> str:
@@ -420,7 +464,7 @@ def _with_indexes(parts: tuple[str, ...], counts: dict[tuple[str, ...], int]) ->
 
 
 def example_manifest(root_dir: str | Path) -> str:
-    """A working manifest rooted in ``root_dir``: one kimi-code and one opencode resident."""
+    """A working manifest rooted in ``root_dir``: one kimi-code, one opencode and one claude-code resident."""
     root = Path(root_dir).expanduser().absolute()
     return f'''# Fleet manifest for seat-curator (format: docs/fleet-manifest.md).
 # Relative paths resolve from this file's directory.
@@ -434,6 +478,7 @@ default_permission_mode = "manual"
 [harness_cli]
 # kimi-code = "/usr/local/bin/kimi"
 # opencode = "/usr/local/bin/opencode"
+# claude-code = "/usr/local/bin/claude"
 
 # The MCP catalog. Names must start with mcp_prefix; 'enabled' is the fleet default.
 [mcp.neo-mjs-memory-core]
@@ -463,8 +508,23 @@ agent_id = "@neo-opencode-juno"
 harness = "opencode"
 repo = "{_toml_str(str(root / "repos" / "juno"))}"
 allowed_paths = ["{_toml_str(str(root / "shared"))}"]
+
+[[residents]]
+agent_id = "@neo-claude-vega"
+harness = "claude-code"
+repo = "{_toml_str(str(root / "repos" / "vega"))}"
 '''
 
 
 def _toml_str(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """The inside of a TOML basic string: quotes, backslashes and every control character escaped,
+    so any directory name (a newline in it included) reads back as itself."""
+    out = []
+    for char in value:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif unicodedata.category(char) == "Cc" or char in "\u2028\u2029":
+            out.append(f"\\u{ord(char):04X}")
+        else:
+            out.append(char)
+    return "".join(out)
