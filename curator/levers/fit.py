@@ -224,7 +224,9 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
                 continue
             taken.update(candidate.entry_ids)
             lines = _lines(index, current, candidate.entry_ids)
-            reason = f"line{'s' if len(lines) > 2 else ''} {', '.join(map(str, lines[1:]))} repeat line {lines[0]} word for word"
+            many = len(lines) > 2
+            reason = (f"line{'s' if many else ''} {', '.join(map(str, lines[1:]))} repeat{'' if many else 's'} "
+                      f"line {lines[0]} word for word")
             if step("merge", candidate.entry_ids, lines, candidate.bytes_saved, reason):
                 groups.append(([current.entry(i) for i in candidate.entry_ids], candidate.merged))
         if groups:
