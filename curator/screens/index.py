@@ -31,7 +31,7 @@ from textual.widgets import DataTable, Static, TabbedContent
 from curator.change import Change
 from curator.errors import ConflictError, CuratorError
 from curator.keys import REGISTRY, display_keys, effective_keys
-from curator.meter import Limits, measure
+from curator.meter import Limits, claude_code_budget, measure
 from curator.screens.dialogs import ConflictDialog, DiffDialog, LinePrompt, UnsavedDialog
 from curator.screens.index_levers import LeverFlows
 from curator.widgets.archive_panel import ArchivePanel, ArchiveSearch
@@ -284,14 +284,21 @@ class IndexScreen(Screen):
         """Every keystroke: re-measure (cheap: bytes of the text, no parsing, a repaint of the meter
         only); the full analysis waits for a pause in typing."""
         raw = (self.editor.text if text is None else text).encode("utf-8", "surrogateescape")
-        self.query_one(ByteMeter).reading = measure(raw, self.limits)
+        self.show_meter(raw)
         if raw != self._requested:  # not an echo of text already analysed
             self._last_edit = time.monotonic()
             if self._analysis_timer is None:  # one timer per pause in typing, not one per key
                 self._analysis_timer = self.set_timer(self.app.analysis_delay, self.analyse_when_quiet)
 
     def update_meter(self) -> None:
-        self.query_one(ByteMeter).reading = measure(self.editor_bytes(), self.limits)
+        self.show_meter(self.editor_bytes())
+
+    def show_meter(self, raw: bytes) -> None:
+        """Bytes against the target; for a Claude Code seat also that harness's own budget (lines and
+        characters as it counts them), both from the same keystroke's bytes."""
+        meter = self.query_one(ByteMeter)
+        meter.reading = measure(raw, self.limits)
+        meter.budget = claude_code_budget(raw) if self.profile == "claude-code" else None
 
     # == analysis (debounced, off the UI thread) ===================================================
     def analyse_when_quiet(self) -> None:

@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from curator.meter import Meter
+from curator.meter import HarnessBudget, Meter
 from curator.widgets.verbatim import verbatim
 
 ZONE_WORDS = {"ok": "OK", "over-target": "OVER TARGET", "over-limit": "OVER READ LIMIT"}
@@ -69,8 +69,16 @@ def words(reading: Meter, line_cap: int | None = None, profile: str = "", width:
     )
 
 
+def budget_line(budget: HarnessBudget) -> Content:
+    """The harness's own budget under the byte words (a Claude Code seat: 200 lines / 25,000 chars);
+    bytes stay the main measure, this says what that harness itself loads."""
+    style = "bold $error" if budget.over else "$text-muted"
+    return verbatim(budget.describe(), style)
+
+
 class ByteMeter(Widget):
-    """Two lines: the bar, then the words. Set ``reading`` (a core ``Meter``) on every keystroke; rendering is cheap."""
+    """Two lines: the bar, then the words; a third with the harness's own budget when ``budget`` is
+    set. Set ``reading`` (a core ``Meter``) and ``budget`` on every keystroke; rendering is cheap."""
 
     DEFAULT_CSS = """
     ByteMeter { height: 2; width: 1fr; }
@@ -79,12 +87,20 @@ class ByteMeter(Widget):
     reading: reactive[Meter | None] = reactive(None)
     line_cap: reactive[int | None] = reactive(None)
     profile: reactive[str] = reactive("")
+    budget: reactive[HarnessBudget | None] = reactive(None)
+
+    def watch_budget(self, old: HarnessBudget | None, new: HarnessBudget | None) -> None:
+        if (old is None) != (new is None):  # only when the line comes or goes, not per keystroke
+            self.styles.height = 2 if new is None else 3
 
     def render(self) -> Content:
         if self.reading is None:
             return Content("measuring…")
         width = self.content_size.width or 40
-        return Content("\n").join([bar(self.reading, width), words(self.reading, self.line_cap, self.profile, width)])
+        lines = [bar(self.reading, width), words(self.reading, self.line_cap, self.profile, width)]
+        if self.budget is not None:
+            lines.append(budget_line(self.budget))
+        return Content("\n").join(lines)
 
 
 def mini_meter(reading: Meter | None, width: int = 8) -> Content:
