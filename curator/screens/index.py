@@ -77,11 +77,13 @@ class IndexScreen(Screen):
         self._disk_seen: tuple | str | None = None  # MEMORY.md as last loaded / saved: see disk_signature
         self._find_text = ""
         self._history = (False, False)  # (can undo, can redo) a change, read from the journal after each write
+        self.interrupted = None  # curator.store.InterruptedChange the journal shows, or None
 
     # == layout ====================================================================================
     def compose(self) -> ComposeResult:
         yield Static(id="seat-title")
         yield ByteMeter(id="meter")
+        yield Static(id="seat-warning")  # an interrupted change: shown until it is resolved
         with Horizontal(id="body"):
             yield IndexEditor(id="editor", soft_wrap=True, show_line_numbers=True, tab_behavior="focus",
                               after_edit=self.editor_changed)
@@ -128,6 +130,8 @@ class IndexScreen(Screen):
             return self._history[0]
         if action == "redo_change":
             return self._history[1]
+        if action == "settle_as_is":
+            return self.interrupted is not None
         return True
 
     def is_settled(self) -> bool:
@@ -189,7 +193,23 @@ class IndexScreen(Screen):
             self._history = (self.store.can_undo, self.store.can_redo) if self.store else (False, False)
         except CuratorError:
             self._history = (False, False)
+        self.show_interrupted()
         self.refresh_bindings()
+
+    def show_interrupted(self) -> None:
+        """A change the curator was saving when it was killed half-way: a warning that stays in view
+        (not only a toast) with the ways out, until undo, redo or settle-as-is resolves it."""
+        try:
+            self.interrupted = self.store.interrupted if self.store is not None else None
+        except CuratorError:
+            self.interrupted = None
+        banner = self.query_one("#seat-warning", Static)
+        banner.display = self.interrupted is not None
+        if self.interrupted is not None:
+            banner.update(verbatim(
+                f"⚠ {self.interrupted.message}. Here: {self.key('index.undo_change')} rolls it back · "
+                f"{self.key('index.redo_change')} finishes it · {self.key('index.settle_as_is')} keeps the files "
+                "as they are. Nothing new is saved until then.", "bold $warning"))
 
     # == the seat on disk ==========================================================================
     def open_store(self) -> None:
@@ -421,6 +441,7 @@ class IndexScreen(Screen):
         if text is None:
             return  # said on the status line; the editor keeps its text
         self.show_disk_text(text)
+        self.read_history()
         self.set_status("Reloaded from disk.")
 
     # == saving and conflicts =====================================================================
@@ -449,7 +470,7 @@ class IndexScreen(Screen):
             if err.code == "NOTHING_TO_CHANGE":  # disk already holds this text
                 self.editor.mark_saved()
                 return True
-            self.app.notify(str(err), title="Not saved", severity="error", markup=False)
+            self.app.notify(f"{err.code} {err}", title="Not saved", severity="error", markup=False)
             return False
         self.editor.mark_saved()
         self._disk_seen = self.disk_signature()
@@ -518,6 +539,18 @@ class IndexScreen(Screen):
 
     def action_redo_change(self) -> None:
         self.step_history(undo=False)
+
+    def action_settle_as_is(self) -> None:
+        """An interrupted change settled as its files stand (nothing written); undo then goes to before it."""
+        if self.store is None:
+            return
+        try:
+            entry = self.store.settle_as_is()
+        except CuratorError as err:
+            self.app.notify(str(err), severity="warning", markup=False)
+            return
+        self.change_applied(ChangeApplied(f"Settled as the files stand: {entry.description}. "
+                                          f"{self.key('index.undo_change')} goes back to before it.", "history"))
 
     def step_history(self, *, undo: bool) -> None:
         if self.store is None:
