@@ -74,6 +74,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("index.switch_pane", "index", "switch_pane", "Editor ⇄ panels", "f2", rank=2, short="Switch pane"),
     Action("index.undo_change", "index", "undo_change", "Undo change", "f8", rank=8),
     Action("index.redo_change", "index", "redo_change", "Redo change", "f9", rank=9),
+    Action("index.fit", "index", "fit", "Fit under the target (preview a plan of lossless steps)", "f6",
+           rank=19, short="Fit"),
     Action("index.settle_as_is", "index", "settle_as_is", "Keep files as they are (settle an interrupted change)",
            "f7", rank=20, short="Settle as is"),
     Action("index.reload", "index", "reload", "Reload from disk", "ctrl+r,f5", key_display="^r", rank=30,

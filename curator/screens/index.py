@@ -579,6 +579,11 @@ class IndexScreen(Screen):
     def action_restore(self) -> None:
         self.levers.restore()
 
+    def action_fit(self) -> None:
+        from curator.screens.fit_preview import open_fit
+
+        open_fit(self.levers)
+
     def action_preview(self) -> None:
         """F4: the re-provision preview of this seat, if the app knows its fleet."""
         self.app.preview_for(self.resident_id, self.memory_dir)
