@@ -12,6 +12,7 @@ from textual.widgets._footer import FooterKey
 
 from curator.app import CuratorApp
 from curator.screens.dialogs import ConfirmDialog, LinePrompt, UnsavedDialog
+from curator.screens.fit_preview import FitDialog
 from curator.screens.fleet import FleetScreen
 from curator.screens.help import HelpScreen
 from curator.screens.index import IndexScreen
@@ -111,6 +112,8 @@ async def check_footer_key(app, pilot, key: FooterKey, focus: str) -> str:
         assert isinstance(app.screen, ConfirmDialog) or "Pick a suggestion" in notes(app)
     elif action == "screen.restore":
         assert "Pick an archived entry" in notes(app)
+    elif action == "fit":
+        assert isinstance(app.screen, FitDialog) or "Nothing to fit" in notes(app)
     elif action == "screen.back":
         assert isinstance(app.screen, FleetScreen)
         app.open_seat(screen.memory_dir, resident_id=screen.resident_id, profile=screen.profile)
