@@ -20,7 +20,7 @@ from pathlib import Path
 
 from curator.errors import CuratorError
 from curator.fsio import MAX_READ_BYTES, exclusive_create, fsync_dir
-from generators import kimi, layout, opencode
+from generators import emission, kimi, layout, opencode
 from generators.emission import CREATE_ONLY, WHOLE_FILE, WHOLE_FILE_KEY, EmittedFile  # noqa: F401 (re-exported)
 from generators.errors import DivergentError, PreparationError, UnsupportedError
 from generators.manifest import Fleet, Resident
@@ -48,6 +48,13 @@ class Artifact:
     emitted: EmittedFile | None = field(default=None, repr=False, compare=False)
     # The path segment a safety problem sits on (None when the path is safe).
     unsafe_at: Path | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """What the file is for (``emission.CONVERGENCE_ROLES``): the fleet panel's columns."""
+        if self.emitted is not None:
+            return self.emitted.roles
+        return (emission.ROLE_BEARER,) if self.owner == emission.BEARER else (self.path.name,)
 
     def to_json(self) -> dict:
         return {"path": str(self.path), "owner": self.owner, "status": self.status,
