@@ -97,6 +97,7 @@ class FleetScreen(Screen):
         self.unrun: dict = {}  # agent_id -> a ResidentResult saying why the last boot check could not start
         self.canary_ids: list[str] = []  # residents whose boot check is running now
         self.shown_boot_cells: dict = {}
+        self.clock = time.time  # what boot-check ages are measured against (tests move it on)
 
     def compose(self) -> ComposeResult:
         yield Static(verbatim(f"Fleet · {self.fleet_path}"), id="fleet-title")
@@ -165,7 +166,7 @@ class FleetScreen(Screen):
                         "$error" if DIVERGENT in statuses else "")
 
     def boot_cells(self) -> dict:
-        now = time.time()
+        now = self.clock()
         cells = {(rid, BOOT_CHECK): boot_cell(result, now) for rid, result in self.boot_results.items()}
         cells.update({(rid, BOOT_CHECK): RUNNING for rid in self.canary_ids})
         return cells
@@ -264,7 +265,7 @@ class FleetScreen(Screen):
         self.canary_ids = []
         harnesses = {p.agent_id: p.harness for p in self.plans}
         for rid in ids:
-            self.unrun[rid] = ResidentResult(rid, harnesses.get(rid, "?"), error=message, finished_at=time.time())
+            self.unrun[rid] = ResidentResult(rid, harnesses.get(rid, "?"), error=message, finished_at=self.clock())
         self.app.notify(message, title="Boot check not run", severity="error", markup=False, timeout=10)
         self.apply_filter()
         # The status line gives the gist (the words before any parenthesis); e shows it all.

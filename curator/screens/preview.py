@@ -149,8 +149,7 @@ class PreviewScreen(Screen[bool]):
             verdict.update(Content.assemble((f"ALL {MATCH} ({counts[MATCH]} files).", "bold $success"),
                                             " Nothing to apply."))
         hint = "x: set aside · " if counts[DIVERGENT] else ""
-        self.query_one("#preview-hint", Static).update(verbatim(f"  {hint}tab: into the diff, ↑↓ PgUp PgDn scroll",
-                                                                "dim"))
+        self.query_one("#preview-hint", Static).update(verbatim(f"{hint}tab: diff, ↑↓ PgUp PgDn", "dim"))
 
     @on(DataTable.RowHighlighted, "#preview-table")
     def show_row(self) -> None:
