@@ -111,10 +111,22 @@ def make_divergent(manifest: Path) -> Path:
 
 
 async def settle(app, pilot) -> None:
-    """Let workers (analysis, plans) finish and the screen catch up."""
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
+    """Wait until the app says it is idle: workers (analysis, plans) finished, and every screen that
+    can tell (``is_settled``: panels mounted, the analysis shown is that of the editor's text, no
+    debounce pending) says so. Waits on the app's state, never on a fixed time; the deadline only
+    turns a hang into a readable failure."""
+    import time
+
+    deadline = time.monotonic() + 60
+    while True:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if all(getattr(screen, "is_settled", lambda: True)() for screen in app.screen_stack):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the app never settled: {app.screen_stack}")
+        await pilot.pause(0.02)  # a debounce timer is pending: let it fire
 
 
 @pytest.fixture(autouse=True)

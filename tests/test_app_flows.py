@@ -361,3 +361,27 @@ def test_tui_on_a_missing_dir_is_a_one_line_error(tmp_path, capsys):
     assert main(["tui", str(tmp_path / "nope")]) == 1
     err = capsys.readouterr().err
     assert "no such memory directory" in err and "Traceback" not in err
+
+
+async def test_an_analysis_arriving_while_the_panels_mount_waits_for_them(tmp_path, monkeypatch):
+    """A result delivered while the panels are still being composed (a slow machine) is held and
+    shown once every panel exists, instead of querying tabs that are not there yet."""
+    from curator.analysis import analyze
+
+    delivered = []
+
+    def deliver_early(table: EntriesTable) -> None:  # the first panel mounts; the others are still coming
+        screen = table.screen
+        raw = screen.editor_bytes()
+        result = analyze(screen.memory_dir, index_bytes=raw, limits=screen.limits)
+        screen.show_analysis(result, raw, screen.lever_suggestions(result))
+        delivered.append(raw)
+
+    monkeypatch.setattr(EntriesTable, "on_mount", deliver_early, raising=False)
+    seat = write_seat(tmp_path / "memory")
+    async with running(CuratorApp(seat)) as (app, pilot):
+        assert delivered, "the early result was delivered during the mount"
+        screen = app.screen
+        assert isinstance(screen, IndexScreen) and screen.panels_ready
+        assert "Never force-push" in table_text(screen.query_one(EntriesTable))
+        assert "OK" in table_text(screen.query_one("#pointers-table", DataTable))

@@ -79,6 +79,11 @@ class IndexScreen(Screen):
         self._shown_dirty = False  # what the title says
         self._last_edit = 0.0  # monotonic time of the last keystroke
         self._archive_shown = False
+        # The panels mount after the first frame; until ``mount_panels`` has awaited them all, nothing
+        # may query them. An analysis finishing before then is held here and shown once they exist.
+        self.panels_ready = False
+        self._held_analysis: tuple | None = None
+        self._analysed = None  # editor bytes whose analysis was last shown (or failed)
         self.store = None
         self.merge_candidates: list = []
         self.trim_suggestions: list = []
@@ -104,7 +109,7 @@ class IndexScreen(Screen):
         # meter and editor show first, then the panels mount and the analysis starts.
         self.app.call_later(self.call_after_refresh, self.mount_panels)
 
-    def mount_panels(self) -> None:
+    async def mount_panels(self) -> None:
         tabs = TabbedContent(id="panels", initial="entries")
         for pane in (
             TabPane("Entries", EntriesTable(id="entries-table"), id="entries"),
@@ -116,8 +121,30 @@ class IndexScreen(Screen):
             TabPane("Load", DataTable(id="load-table", cursor_type="row", zebra_stripes=True), id="load"),
         ):
             tabs.compose_add_child(pane)  # what ``with TabbedContent():`` does in compose
-        self.query_one("#body", Horizontal).mount(tabs)
-        self.call_after_refresh(self.start_analysis)
+        # Awaiting the mount waits for the whole subtree (tabs, panes, tables) to be composed.
+        await self.query_one("#body", Horizontal).mount(tabs)
+        self.panels_ready = True
+        held, self._held_analysis = self._held_analysis, None
+        if held is not None:
+            self.show_analysis(*held)
+        if self._analysed != self.editor_bytes():
+            self.start_analysis()
+
+    PANEL_ACTIONS = frozenset({"merge", "archive", "trim", "restore", "search_archive", "tab", "switch_pane",
+                               "leave_editor"})
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Panel actions wait for the panels to exist (shown dimmed until then)."""
+        if action in self.PANEL_ACTIONS and not self.panels_ready:
+            return None
+        return True
+
+    def is_settled(self) -> bool:
+        """True when what the panels show is the analysis of the editor's text and nothing is pending:
+        what tests (and anything else that must not race the app) wait for."""
+        return (self.panels_ready and self._analysis_timer is None and self._held_analysis is None
+                and self._analysed == self.editor_bytes()
+                and not any(w.group == "analysis" and not w.is_finished for w in self.workers))
 
     # -- the editor and the meter ------------------------------------------------------------------
     @property
@@ -215,7 +242,7 @@ class IndexScreen(Screen):
             result = analyze(self.memory_dir, index_bytes=raw, limits=self.limits)
             extras = self.lever_suggestions(result)
         except Exception as err:  # a user-readable failure; the editor keeps working
-            self.app.call_from_thread(self.set_status, f"analysis failed: {err}", "$error")
+            self.app.call_from_thread(self.analysis_failed, raw, err)
             return
         self.app.call_from_thread(self.show_analysis, result, raw, extras)
 
@@ -229,12 +256,17 @@ class IndexScreen(Screen):
             "trim": suggestions(self.memory_dir, analysis.index, limits=self.limits),
         }
 
+    def analysis_failed(self, raw: bytes, err: Exception) -> None:
+        self._analysed = raw
+        self.set_status(f"analysis failed: {err}", "$error")
+
     def show_analysis(self, analysis, raw: bytes, extras: dict) -> None:
         if raw != self.editor_bytes():
             return  # typing went on meanwhile; the next run will catch up
-        if not self.query("#panels"):  # the panels are not mounted yet
-            self.call_after_refresh(self.show_analysis, analysis, raw, extras)
+        if not self.panels_ready:
+            self._held_analysis = (analysis, raw, extras)
             return
+        self._analysed = raw
         if not self._archive_shown:
             self._archive_shown = True
             self.show_archive()
@@ -531,11 +563,12 @@ class IndexScreen(Screen):
             result = analyze(self.memory_dir, index_bytes=raw, limits=self.limits)
             extras = self.lever_suggestions(result)
         except CuratorError as err:
-            self.set_status(f"analysis failed: {err}", "$error")
+            self.analysis_failed(raw, err)
             return
         self.show_analysis(result, raw, extras)
-        self.show_archive(self.query_one("#archive-search", Input).value)
-        self.flag_new_pointer_problems(before, result.pointers)
+        if self.panels_ready:
+            self.show_archive(self.query_one("#archive-search", Input).value)
+            self.flag_new_pointer_problems(before, result.pointers)
 
     def flag_new_pointer_problems(self, before, after) -> None:
         """Problems the last write introduced: switch to the Pointers panel and say so."""

@@ -92,6 +92,7 @@ class MergeDialog(ConfirmDialog):
         self.query_one("#yes", Button).focus()  # y / enter then answers for the plan shown
 
     def replan(self) -> None:
+        self._timer = None
         text = self.query_one("#merge-text", Input).value
         if text != self.shown_text:
             self.plan_worker(text)
@@ -112,6 +113,12 @@ class MergeDialog(ConfirmDialog):
         yes.variant = "error" if refused else "primary"
         yes.disabled = change is None
 
+    def is_settled(self) -> bool:
+        """True when the preview shown is the plan for the field's text and no re-plan is pending."""
+        return (self._timer is None
+                and self.query_one("#merge-text", Input).value == self.shown_text
+                and not any(not w.is_finished for w in self.workers))
+
     # -- the answer ----------------------------------------------------------------------------
     def confirmed(self) -> bool:
         """True when the plan shown is the one for the field text and it may be applied."""
@@ -121,6 +128,7 @@ class MergeDialog(ConfirmDialog):
         # Not re-planned yet: plan now and show it; never apply a plan the bearer has not seen.
         if self._timer is not None:
             self._timer.stop()
+            self._timer = None
         self.show_plan(text, *self.planned(text))
         return self.change is not None and not self.refused
 

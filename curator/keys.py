@@ -1,0 +1,190 @@
+"""Keys as data: one registry of the app's actions, the keys bound to them, and the user's overrides.
+
+Every key the curator answers to is an ``Action`` here, with a stable id (``"index.save"``) that a
+user can rebind in ``keys.toml`` (see ``keymap_path``). The footer, the help screen and the command
+palette all read this one table (the widgets turn it into Textual bindings, ``curator.widgets.keymap``),
+so they cannot disagree.
+
+The rule the default keys follow: a key that would type a character is bound only where no text can
+be typed (a panel's table, a dialog without a text field). Everything that must work while the editor
+has focus is a ctrl+ or function key; alt+ keys are avoided because in tmux they arrive as ESC then the
+letter and the letter is typed.
+
+Pure: no textual import (the layering test checks it).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from curator.errors import InputError
+
+
+@dataclass(frozen=True)
+class Action:
+    id: str  # "<target>.<name>": the id a user rebinds
+    target: str  # where the binding lives: "app", a screen, a panel or a dialog (see TARGETS)
+    action: str  # the Textual action run there, e.g. "save" or "screen.merge"
+    description: str  # what the footer, help and palette call it
+    keys: str  # default keys, comma-separated in Textual's names ("ctrl+s", "f4", "space")
+    show: bool = True  # shown in the footer (help and palette list every action)
+    key_display: str | None = None
+    priority: bool = False  # checked before the focused widget: for keys a text widget also binds
+    rank: int = 50  # footer order: lower first, so the most important keys stay in view at 80 columns
+
+
+# Where each target's keys work, in the words the help screen uses.
+TARGETS = {
+    "app": "everywhere",
+    "index": "index screen",
+    "editor": "editor",
+    "panels": "any panel",
+    "entries": "Entries panel",
+    "merge": "Merge panel",
+    "trim": "Trim panel",
+    "archive": "Archive panel",
+    "archive_search": "archive search box",
+    "pointers": "Pointers panel",
+    "confirm": "preview dialog",
+    "merge_dialog": "merge preview",
+    "conflict": "changed-on-disk dialog",
+    "unsaved": "unsaved-edits dialog",
+    "text_dialog": "text view",
+    "help": "help",
+    "line_prompt": "find / go-to-line box",
+    "fleet": "fleet panel",
+    "preview": "re-provision preview",
+}
+
+ACTIONS: tuple[Action, ...] = (
+    # -- everywhere (priority: they work in every focus, the editor included) ------------------------
+    Action("app.reprovision", "app", "reprovision_preview", "Re-provision preview", "f4", priority=True, rank=4),
+    Action("app.help", "app", "help", "Help (keys here)", "f1", priority=True, rank=80),
+    Action("app.palette", "app", "command_palette", "Commands", "ctrl+p", priority=True, rank=85),
+    Action("app.quit", "app", "quit", "Quit", "ctrl+q", priority=True, rank=90),
+    # -- the index screen (ctrl+/F keys: they work while the editor has focus) -----------------------
+    Action("index.save", "index", "save", "Save", "ctrl+s", priority=True, rank=1),
+    Action("index.switch_pane", "index", "switch_pane", "Editor ⇄ panels", "f2", rank=2),
+    Action("index.undo_change", "index", "undo_change", "Undo change", "f8", rank=6),
+    Action("index.redo_change", "index", "redo_change", "Redo change", "f9", rank=7),
+    Action("index.reload", "index", "reload", "Reload from disk", "ctrl+r,f5", key_display="^r", rank=30),
+    # -- the editor -------------------------------------------------------------------------------
+    Action("editor.find", "editor", "screen.find", "Find", "ctrl+f", rank=10),
+    Action("editor.find_next", "editor", "screen.find_next", "Find next", "f3", show=False, rank=11),
+    Action("editor.goto_line", "editor", "screen.goto_line", "Go to line", "ctrl+g", rank=12),
+    Action("editor.leave", "editor", "screen.focus_panels", "To the panels", "escape", show=False, rank=13),
+    # -- every panel (letters: a panel's table takes no text) -----------------------------------------
+    Action("panels.goto", "panels", "screen.goto_row", "Go to line in editor", "enter", rank=15),
+    Action("panels.search_archive", "panels", "screen.search_archive", "Search archive", "slash",
+           key_display="/", rank=40),
+    Action("panels.back", "panels", "screen.back", "Back to fleet", "escape,f", key_display="esc", rank=45),
+    Action("panels.help", "panels", "app.help", "Help (keys here)", "question_mark", show=False,
+           key_display="?", rank=81),
+    *(Action(f"panels.tab_{n}", "panels", f"screen.tab('{tab}')", f"{label} panel", str(n), show=False, rank=60 + n)
+      for n, (tab, label) in enumerate((("entries", "Entries"), ("merge", "Merge"), ("trim", "Trim"),
+                                         ("archive", "Archive"), ("pointers", "Pointers"), ("load", "Load")), 1)),
+    Action("entries.mark", "entries", "toggle_mark", "Mark entry", "space", rank=20),
+    Action("entries.merge", "entries", "screen.merge", "Merge marked", "m", rank=21),
+    Action("entries.archive", "entries", "screen.archive", "Archive", "a", rank=22),
+    Action("entries.sort", "entries", "cycle_sort", "Sort", "s", rank=35),
+    Action("merge.merge", "merge", "screen.merge", "Merge", "m", rank=21),
+    Action("trim.trim", "trim", "screen.trim", "Trim", "t", rank=21),
+    Action("archive.restore", "archive", "screen.restore", "Restore", "r", rank=21),
+    Action("archive_search.back", "archive_search", "screen.leave_search", "Back to the list", "escape", rank=15),
+    # -- dialogs (no text field has focus where these letters are bound) -----------------------------
+    Action("confirm.yes", "confirm", "answer(True)", "Apply", "y", rank=1),
+    Action("confirm.no", "confirm", "answer(False)", "Cancel", "n,escape", key_display="n/esc", rank=2),
+    Action("confirm.down", "confirm", "scroll_body(1)", "Scroll down", "down,j", show=False, rank=70),
+    Action("confirm.up", "confirm", "scroll_body(-1)", "Scroll up", "up,k", show=False, rank=71),
+    Action("confirm.page_down", "confirm", "scroll_page(1)", "Page down", "pagedown,space", show=False, rank=72),
+    Action("confirm.page_up", "confirm", "scroll_page(-1)", "Page up", "pageup", show=False, rank=73),
+    Action("merge_dialog.edit", "merge_dialog", "edit", "Edit the merged line", "e", rank=3),
+    Action("conflict.reload", "conflict", "choose('reload')", "Reload from disk", "r", rank=1),
+    Action("conflict.keep", "conflict", "choose('keep')", "Keep mine (overwrite)", "k", rank=2),
+    Action("conflict.diff", "conflict", "choose('diff')", "Show diff", "d", rank=3),
+    Action("conflict.cancel", "conflict", "choose(None)", "Cancel", "escape", rank=4),
+    Action("unsaved.save", "unsaved", "choose('save')", "Save", "s,ctrl+s", key_display="s", rank=1),
+    Action("unsaved.discard", "unsaved", "choose('discard')", "Discard edits", "d", rank=2),
+    Action("unsaved.cancel", "unsaved", "choose(None)", "Cancel", "escape,c", key_display="esc", rank=3),
+    Action("text_dialog.close", "text_dialog", "close", "Close", "escape,q,enter", key_display="esc", rank=1),
+    Action("help.close", "help", "close", "Close help", "escape,q,f1,question_mark", key_display="esc", rank=1),
+    Action("line_prompt.cancel", "line_prompt", "cancel", "Cancel", "escape", rank=2),
+    # -- the fleet panel and the re-provision preview (their screens bind these ids) ------------------
+    Action("fleet.preview", "fleet", "preview", "Re-provision preview", "p", rank=4),
+    Action("fleet.open_seat", "fleet", "open_seat", "Open seat's index (enter)", "o", rank=5),
+    Action("fleet.set_aside", "fleet", "set_aside", "Set aside divergent file", "x", rank=20),
+    Action("fleet.show_diff", "fleet", "show_diff", "Show diff", "d", rank=21),
+    Action("fleet.filter", "fleet", "filter", "Filter", "slash", key_display="/", rank=22),
+    Action("fleet.canary", "fleet", "canary", "Boot check (canary)", "c", rank=23),
+    Action("fleet.evidence", "fleet", "evidence", "Boot check evidence", "e", rank=24),
+    Action("fleet.refresh", "fleet", "refresh", "Refresh plan", "ctrl+r,f5", rank=30),
+    Action("fleet.leave_filter", "fleet", "leave_filter", "Back to grid", "escape", show=False, rank=31),
+    Action("preview.apply", "preview", "apply", "Apply plan", "enter", priority=True, rank=1),
+    Action("preview.set_aside", "preview", "set_aside", "Set aside divergent file", "x", rank=2),
+    Action("preview.refresh", "preview", "refresh", "Re-plan", "ctrl+r,f5", rank=3),
+    Action("preview.close", "preview", "close", "Close preview", "escape,q", rank=4),
+)
+
+REGISTRY: dict[str, Action] = {a.id: a for a in ACTIONS}
+assert len(REGISTRY) == len(ACTIONS), "action ids are unique"
+
+
+def for_target(target: str) -> list[Action]:
+    """The actions bound on ``target``, in footer order."""
+    return sorted((a for a in ACTIONS if a.target == target), key=lambda a: a.rank)
+
+
+def keymap_path() -> Path:
+    """Where a user's key overrides live: ``keys.toml`` in the platform's user config dir
+    (``~/.config/seat-curator/keys.toml`` on Linux; ``$XDG_CONFIG_HOME`` is honoured)."""
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("seat-curator")) / "keys.toml"
+
+
+def load_keymap(path: Path | None = None) -> tuple[dict[str, str], list[str]]:
+    """(overrides, problems): ``{action id: keys}`` from ``path`` (default ``keymap_path()``) and one
+    readable line per thing ignored. A missing file is no overrides; a broken file is no overrides and
+    one problem naming it. The file::
+
+        [keys]
+        "index.undo_change" = "ctrl+t"     # one key
+        "app.reprovision" = "f4,ctrl+o"    # or several, comma-separated
+    """
+    from curator.fsio import read_bytes
+
+    path = keymap_path() if path is None else Path(path)
+    if not path.exists() and not path.is_symlink():
+        return {}, []
+    if path.exists() and not path.is_symlink() and not path.is_file():  # a FIFO would block the read
+        return {}, [f"KEYMAP_UNREADABLE {path}: is not a regular file; using the default keys"]
+    try:
+        data = tomllib.loads(read_bytes(path).decode("utf-8"))
+    except InputError as err:
+        return {}, [f"KEYMAP_UNREADABLE {err}; using the default keys"]
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        return {}, [f"KEYMAP_INVALID {path}: {err}; using the default keys"]
+    table = data.get("keys", {})
+    if not isinstance(table, dict):
+        return {}, [f"KEYMAP_INVALID {path}: [keys] must be a table of action id = \"keys\""]
+    overrides, problems = {}, []
+    for action_id, keys in table.items():
+        if action_id not in REGISTRY:
+            problems.append(f"KEYMAP_UNKNOWN_ACTION {path}: no action {action_id!r} (see the help screen for ids)")
+        elif not isinstance(keys, str) or not keys.strip() or any(not k.strip() for k in keys.split(",")):
+            problems.append(f"KEYMAP_INVALID {path}: {action_id} must be keys like \"ctrl+t\" or \"f7,ctrl+t\"")
+        else:
+            overrides[action_id] = ",".join(k.strip() for k in keys.split(","))
+    return overrides, problems
+
+
+def effective_keys(action: Action, overrides: dict[str, str]) -> str:
+    return overrides.get(action.id, action.keys)
+
+
+def display_keys(keys: str) -> str:
+    """Keys as the help screen writes them: ``ctrl+s`` → ``ctrl+s``, ``slash`` → ``/``, several with ' / '."""
+    names = {"slash": "/", "question_mark": "?", "escape": "esc", "space": "space"}
+    return " / ".join(names.get(k, k) for k in keys.split(","))

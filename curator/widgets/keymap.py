@@ -1,0 +1,17 @@
+"""The registry's actions as Textual bindings: ``BINDINGS = bindings("index")`` on each screen, panel
+and dialog. Each binding carries its action id, so ``App.set_keymap`` (fed from the user's keys.toml)
+rebinds it wherever it is used."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+
+from curator.keys import for_target
+
+
+def bindings(target: str) -> list[Binding]:
+    return [
+        Binding(a.keys, a.action, a.description, show=a.show, key_display=a.key_display, priority=a.priority,
+                id=a.id)
+        for a in for_target(target)
+    ]
