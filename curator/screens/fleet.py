@@ -13,7 +13,6 @@ from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
@@ -25,6 +24,7 @@ from curator.meter import measure
 from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head
 from curator.widgets.footer import KeysFooter
+from curator.widgets.keymap import bindings
 from curator.widgets.verbatim import verbatim
 from generators.composer import CREATED, DIVERGENT, MATCH
 
@@ -74,17 +74,7 @@ class FleetScreen(Screen):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     AGE_TICK_S = 1.0  # boot-check ages ("PASS 12s ago") are re-read this often
 
-    BINDINGS = [
-        Binding("p", "preview", "Re-provision preview"),
-        Binding("o", "open_seat", "Open seat's index (enter)"),
-        Binding("x", "set_aside", "Set aside divergent file"),
-        Binding("d", "show_diff", "Show diff"),
-        Binding("slash", "filter", "Filter", key_display="/"),
-        Binding("c", "canary", "Boot check (canary)"),
-        Binding("e", "evidence", "Boot check evidence"),
-        Binding("ctrl+r,f5", "refresh", "Refresh plan"),
-        Binding("escape", "leave_filter", "Back to grid", show=False),
-    ]
+    BINDINGS = bindings("fleet")  # keys as data: curator/keys.py
 
     def __init__(self, fleet_path: Path):
         super().__init__()
@@ -215,6 +205,9 @@ class FleetScreen(Screen):
     # -- actions -------------------------------------------------------------------------------
     def action_filter(self) -> None:
         self.query_one("#fleet-filter", Input).focus()
+
+    def action_mark(self) -> None:
+        self.query_one(FleetGrid).action_toggle_mark()
 
     def action_leave_filter(self) -> None:
         self.query_one(FleetGrid).focus()

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import HorizontalGroup, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
@@ -23,6 +22,7 @@ from curator.errors import CuratorError
 from curator.screens.fleet import ask_set_aside
 from curator.widgets.fleet_grid import artifact_detail, role_title, status_text
 from curator.widgets.footer import KeysFooter
+from curator.widgets.keymap import bindings
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
 from generators.composer import CREATED, DIVERGENT, MATCH
@@ -43,12 +43,7 @@ class PreviewScreen(Screen[bool]):
 
     CSS_PATH = [styles.path("fleet.tcss")]
     HELP_TITLE = "the re-provision preview"
-    BINDINGS = [
-        Binding("enter", "apply", "Apply plan"),
-        Binding("escape,q", "close", "Close preview", key_display="esc/q"),
-        Binding("x", "set_aside", "Set aside divergent file"),
-        Binding("ctrl+r,f5", "refresh", "Re-plan"),
-    ]
+    BINDINGS = bindings("preview")  # keys as data: curator/keys.py
 
     def __init__(self, fleet_path, resident_ids: list[str]):
         super().__init__()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import DataTable
 
@@ -83,7 +82,7 @@ FIXED = 2  # the mark and the resident stay in view if the grid must still scrol
 
 
 class FleetGrid(DataTable):
-    BINDINGS = [Binding("space", "toggle_mark", "Mark resident")]
+    """Its one key of its own (space marks a resident) is the fleet screen's ``fleet.mark``."""
 
     def __init__(self, **kwargs):
         super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
