@@ -119,10 +119,13 @@ ACTIONS: tuple[Action, ...] = (
     Action("fleet.show_diff", "fleet", "show_diff", "Diff", "d", rank=21),
     Action("fleet.canary", "fleet", "canary", "Boot check", "c", rank=22),
     Action("fleet.evidence", "fleet", "evidence", "Evidence", "e", rank=23),
-    Action("fleet.filter", "fleet", "filter", "Filter", "slash", key_display="/", rank=24),
+    # Priority: the screen moves focus before the next key is sent on, so "/kes" or esc+p arriving in
+    # one read (as tmux sends them) is typed into the filter, or runs on the grid, as meant.
+    Action("fleet.filter", "fleet", "filter", "Filter", "slash", key_display="/", priority=True, rank=24),
     Action("fleet.mark", "fleet", "mark", "Mark resident", "space", rank=25),
     Action("fleet.refresh", "fleet", "refresh", "Refresh plan", "ctrl+r,f5", key_display="^r", rank=30),
-    Action("fleet.leave_filter", "fleet", "leave_filter", "Back to grid", "escape", show=False, rank=31),
+    Action("fleet.leave_filter", "fleet", "leave_filter", "Back to grid", "escape", show=False, priority=True,
+           rank=31),
     # Not priority: enter on the focused Cancel button presses Cancel; on the file list it applies.
     Action("preview.apply", "preview", "apply", "Apply plan", "enter", rank=1),
     Action("preview.set_aside", "preview", "set_aside", "Set aside", "x", rank=2),

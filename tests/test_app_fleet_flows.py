@@ -312,3 +312,22 @@ async def test_status_line_counts_with_the_cores_status_words(tmp_path):
         status = str(app.screen.query_one("#status").render())
     assert f"{statuses.count(CREATED)} {CREATED}" in status and statuses.count(CREATED) > 0
     assert "(pending)" not in status
+
+
+async def test_keys_typed_ahead_after_slash_land_in_the_filter_and_after_esc_on_the_grid(tmp_path):
+    """A terminal delivers "/iris" in one read (tmux send-keys does): focus must move before the next
+    key is handled, or the letters reach the grid (where e, c, x, d are commands) instead of the filter."""
+    from textual import events
+
+    app = CuratorApp(fleet_path=write_fleet(tmp_path / "fleet"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        fleet = app.screen
+        for key, char in (("slash", "/"), ("i", "i"), ("r", "r"), ("i", "i"), ("s", "s")):
+            app.post_message(events.Key(key, char))  # all queued before any is handled
+        await settle(app, pilot)
+        assert app.screen is fleet and fleet.query_one("#fleet-filter", Input).value == "iris"
+        for key, char in (("escape", None), ("p", "p")):
+            app.post_message(events.Key(key, char))
+        await settle(app, pilot)
+        assert isinstance(app.screen, PreviewScreen) and app.screen.resident_ids == [KIMI]

@@ -180,7 +180,7 @@ class FleetScreen(Screen):
 
     @on(Input.Submitted, "#fleet-filter")
     def filter_submitted(self) -> None:
-        self.query_one(FleetGrid).focus()
+        self.set_focus(self.query_one(FleetGrid))
 
     # -- details -------------------------------------------------------------------------------
     @on(DataTable.CellHighlighted, "#fleet-grid")
@@ -203,14 +203,16 @@ class FleetScreen(Screen):
             [plan_head(plan)] + [artifact_detail(a, plan=plan, diff=self.file_diffs.get(a.path)) for a in artifacts]))
 
     # -- actions -------------------------------------------------------------------------------
+    # Focus moves at once (Widget.focus() defers it), and "/" and esc are priority keys: keys a
+    # terminal delivers in the same read ("/kes") then go where the user meant.
     def action_filter(self) -> None:
-        self.query_one("#fleet-filter", Input).focus()
+        self.set_focus(self.query_one("#fleet-filter", Input))
 
     def action_mark(self) -> None:
         self.query_one(FleetGrid).action_toggle_mark()
 
     def action_leave_filter(self) -> None:
-        self.query_one(FleetGrid).focus()
+        self.set_focus(self.query_one(FleetGrid))
 
     def action_refresh(self) -> None:
         self.refresh_plan()
