@@ -125,3 +125,27 @@ def test_every_file_every_emitter_writes_has_a_role(tmp_path):
     for resident in fleet.residents:
         for item in composer.emit_resident(fleet, resident):
             assert item.convergence in CONVERGENCE_ROLES, f"{resident.harness}: {item.path.name} ({item.convergence})"
+
+
+async def test_a_long_resident_id_is_cut_rather_than_the_grid_scrolling_sideways(tmp_path, monkeypatch):
+    """Fixed columns over a half-scrolled one showed fragments ("rness", "encode"): at 80 columns the
+    grid fits instead, a long id cut with … and named in full in the detail."""
+    monkeypatch.setitem(CONVERGENCE_ROLES, "claude-settings", (ROLE_CONFIG,))
+    monkeypatch.setitem(CONVERGENCE_ROLES, "claude-mcp", (ROLE_MCP,))
+    app = CuratorApp(fleet_path=write_fleet(tmp_path / "fleet"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        long_one = third_harness_plan(tmp_path)
+        long_one.agent_id = "@neo-claude-code-ada-lovelace-analytical-engine"
+        screen.show_plans(screen.fleet, screen.plans + [long_one], screen.meters, screen.boot_results)
+        await pilot.pause()
+        grid = screen.query_one(FleetGrid)
+        assert grid.max_scroll_x == 0 and grid.virtual_size.width <= grid.size.width
+        assert labels(grid)[-4:] == ROLE_TITLES_NARROW
+        row = len(grid.plans) - 1
+        grid.move_cursor(row=row, column=grid.first_role_column)
+        await pilot.pause()
+        assert long_one.agent_id in str(screen.query_one("#fleet-detail-text").render())
+        rendered = "".join(s.text for s in grid.render_line(grid.header_height + row))
+        assert "@neo-claude" in rendered and "…" in rendered

@@ -137,14 +137,30 @@ class FleetGrid(DataTable):
         lead = 1 if layout.padding == 0 else 0  # the gap a cell carries itself when padding is off
         return [max([len(title)] + [c.cell_length for c in cells]) + lead for title, _, cells in columns]
 
+    def room(self) -> int:
+        return (self.size.width or self.app.size.width) - 2  # room kept for a vertical scrollbar
+
+    def needed(self, layout: Layout, widths: list[int]) -> int:
+        return sum(widths) + 2 * layout.padding * len(widths)
+
     def pick_layout(self) -> Layout:
-        """The first layout whose columns fit the grid's width (room kept for a vertical scrollbar)."""
-        room = (self.size.width or self.app.size.width) - 2
+        """The first layout whose columns fit the grid's width."""
         for layout in LAYOUTS:
-            columns = self.columns_for(layout)
-            if sum(self.widths(layout, columns)) + 2 * layout.padding * len(columns) <= room:
+            if self.needed(layout, self.widths(layout, self.columns_for(layout))) <= self.room():
                 return layout
         return LAYOUTS[-1]
+
+    def fitted_widths(self, layout: Layout, columns) -> list[int]:
+        """Column widths; when even the last layout is too wide, long resident ids and harness names
+        are cut (with …; the detail names them in full) rather than the grid scrolling sideways."""
+        widths = self.widths(layout, columns)
+        keys = [key for _, key, _ in columns]
+        for key, floor in (("resident", 12), ("harness", 8)):
+            over = self.needed(layout, widths) - self.room()
+            if over > 0:
+                i = keys.index(key)
+                widths[i] = max(min(widths[i], floor), widths[i] - over)
+        return widths
 
     def render_layout(self, layout: Layout) -> None:
         self.layout_used = layout
@@ -154,10 +170,12 @@ class FleetGrid(DataTable):
         self.fixed_columns = FIXED
         cursor_row = self.cursor_row
         self.clear(columns=True)
-        for (title, key, _), width in zip(columns, self.widths(layout, columns)):
+        widths = self.fitted_widths(layout, columns)
+        for (title, key, _), width in zip(columns, widths):
             self.add_column(lead + title, key=key, width=width)
         for row, plan in enumerate(self.plans):
-            self.add_row(*(Content(lead) + cells[row] for _, _, cells in columns), key=plan.agent_id)
+            self.add_row(*((Content(lead) + cells[row]).truncate(width, ellipsis=True)
+                           for (_, _, cells), width in zip(columns, widths)), key=plan.agent_id)
         if self.plans:
             self.move_cursor(row=min(cursor_row, len(self.plans) - 1))
 
