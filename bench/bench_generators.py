@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 from generators import composer, kimi
+from generators.scripts import identity_anchor_hook
 from generators.manifest import parse_manifest
 
 HOOK_RUNS = 60
@@ -74,7 +75,8 @@ def bench_hook_silent_path() -> dict:
         hook = next(a.path for a in plan.artifacts if a.path.name == kimi.HOOK_SCRIPT)
         home = root / "kimi-home"
         (home / "identity-anchor").mkdir(parents=True)
-        (home / "identity-anchor" / "bench.done").touch()  # past the boot: every prompt is silent
+        done = home / "identity-anchor" / f"{identity_anchor_hook.state_name('bench')}.done"
+        done.touch()  # past the boot: every prompt is silent
         env = dict(os.environ, KIMI_CODE_HOME=str(home))
         stdin = json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": "bench", "cwd": tmp,
                             "client_type": "cli", "prompt": [{"type": "text", "text": "hello"}],

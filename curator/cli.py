@@ -10,7 +10,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import shutil
 import sys
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 from curator.errors import CuratorError
 
@@ -23,10 +26,31 @@ COMMAND_MODULES = {
     "curator.commands.check": ("check",),
     "curator.commands.fleet": ("init-fleet", "plan", "provision", "set-aside"),
     "curator.commands.canary": ("canary",),
+    "curator.commands.harnesses": ("install-harnesses",),
     "curator.commands.levers": (
         "candidates", "merge", "archive", "restore", "archive-search", "trim", "undo", "redo",
     ),
 }
+
+
+def package_version() -> str:
+    try:
+        return version("seat-curator")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
+def command_name() -> str:
+    """How to run this very seat-curator again from a shell: the bare name when PATH finds this one,
+    else the full path of the venv's script (the README's set-up does not put it on PATH), else
+    ``python -m curator``. Used in the hints the commands print."""
+    beside = Path(sys.executable).parent / "seat-curator"
+    found = shutil.which("seat-curator")
+    if found and (not beside.exists() or os.path.samefile(found, beside)):
+        return "seat-curator"
+    if beside.exists():
+        return str(beside)
+    return f"{sys.executable} -m curator"
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -35,6 +59,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         prog="seat-curator",
         description="Give every AI-agent seat a durable, self-loading memory, and keep it small enough to load.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = next((arg for arg in argv or () if not arg.startswith("-")), None)
     modules = [name for name, commands in COMMAND_MODULES.items() if wanted in commands] or list(COMMAND_MODULES)

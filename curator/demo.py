@@ -13,10 +13,12 @@ files would be there: the composer reports them MATCH and never touches them.
 
 from __future__ import annotations
 
-import tempfile
+import shutil
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+
+import platformdirs
 
 from curator.errors import InputError
 from curator.fsio import atomic_write, exclusive_create
@@ -61,6 +63,8 @@ harness = "kimi-code"
 repo = "repos/kestrel"
 """
 
+MANIFEST_FIRST_LINE = MANIFEST.partition("\n")[0].encode("utf-8")
+
 # What the kestrel seat's operator changed by hand after birth.
 HAND_EDIT_NOTE = "# hand-edited: ran without prompts for a long refactor (2026-11-20)\n"
 STALE_HOOK_LINE = "# identity-anchor hook, generation of 2026-10 (before the wake-route reminder)\n"
@@ -79,16 +83,33 @@ class DemoFleet:
 
 def example_memory(name: str) -> dict[str, bytes]:
     """The bundled memory files of one example seat, by file name."""
-    folder = resources.files("examples").joinpath("seats", name, "memory")
+    folder = resources.files("curator").joinpath("examples", "seats", name, "memory")
     return {item.name: item.read_bytes() for item in folder.iterdir() if item.name.endswith(".md")}
 
 
-def build_demo(root: str | Path | None = None) -> DemoFleet:
-    """Build (or reopen) the demo fleet in ``root`` (a new temp dir when None)."""
-    if root is None:
-        root = Path(tempfile.mkdtemp(prefix="seat-curator-demo-"))
-    root = Path(root).expanduser().absolute()
+def default_root() -> Path:
+    """One demo per user, reopened on every run instead of a new temp dir each time."""
+    return platformdirs.user_data_path("seat-curator") / "demo"
+
+
+def is_demo(root: Path) -> bool:
+    """``root`` holds a demo this module built (its manifest starts with the demo's own first line)."""
+    try:
+        with open(root / "fleet.toml", "rb") as manifest:
+            return manifest.read(len(MANIFEST_FIRST_LINE)) == MANIFEST_FIRST_LINE
+    except OSError:
+        return False
+
+
+def build_demo(root: str | Path | None = None, *, fresh: bool = False) -> DemoFleet:
+    """Build (or reopen) the demo fleet in ``root`` (``default_root()`` when None). ``fresh`` removes
+    an earlier demo there first — only a directory ``is_demo`` recognises, never anything else."""
+    root = Path(root or default_root()).expanduser().absolute()
     fleet_path = root / "fleet.toml"
+    if fresh and root.exists():
+        if not is_demo(root):
+            raise InputError("is not a demo this command built; --fresh removes only those", path=root)
+        shutil.rmtree(root)
     if fleet_path.is_file():  # an earlier demo: reopen it as it is now, never rebuild over it
         fleet = load_manifest(fleet_path)
         return DemoFleet(root, fleet_path, plan_fleet(fleet), reused=True)
@@ -127,8 +148,8 @@ def _hand_edit_kestrel(fleet: Fleet) -> None:
     atomic_write(hook, first + b"\n" + STALE_HOOK_LINE.encode("utf-8") + rest)
 
 
-def describe(demo: DemoFleet) -> str:
-    """What was built, where, and the commands to try on it."""
+def describe(demo: DemoFleet, command: str = "seat-curator") -> str:
+    """What was built, where, how to remove it, and the commands (run as ``command``) to try on it."""
     lines = [
         f"{'Reopened' if demo.reused else 'Built'} the demo fleet in {demo.root}",
         f"  manifest: {demo.fleet_path}",
@@ -142,10 +163,12 @@ def describe(demo: DemoFleet) -> str:
         lines.append(f"    memory: {plan.memory_dir}")
     wren = demo.memory_dir(GROWN)
     lines += [
+        f"  every run reopens it as it is; start over with `{command} demo --fresh`, remove it with "
+        f"`rm -r {demo.root}`",
         "Try:",
-        f"  seat-curator check {wren}",
-        f"  seat-curator candidates {wren}",
-        f"  seat-curator plan --fleet {demo.fleet_path}",
-        f"  seat-curator tui --fleet {demo.fleet_path}",
+        f"  {command} check {wren}",
+        f"  {command} candidates {wren}",
+        f"  {command} plan --fleet {demo.fleet_path}",
+        f"  {command} tui --fleet {demo.fleet_path}",
     ]
     return "\n".join(lines) + "\n"

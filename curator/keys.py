@@ -129,6 +129,7 @@ ACTIONS: tuple[Action, ...] = (
     # Not priority: enter on the focused Cancel button presses Cancel; on the file list it applies.
     Action("preview.apply", "preview", "apply", "Apply plan", "enter", rank=1),
     Action("preview.set_aside", "preview", "set_aside", "Set aside", "x", rank=2),
+    Action("preview.adopt", "preview", "adopt", "Adopt (add owned keys)", "a", rank=2),
     Action("preview.refresh", "preview", "refresh", "Re-plan", "ctrl+r,f5", rank=3),
     Action("preview.close", "preview", "close", "Close preview", "escape,q", key_display="esc/q", rank=4),
 )

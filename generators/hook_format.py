@@ -6,9 +6,9 @@ the byte count can never drift from what the hook prints.
 
 from __future__ import annotations
 
-from generators.scripts.identity_anchor_hook import TRIGGER_BOOT, TRIGGER_RELOAD, render
+from generators.scripts.identity_anchor_hook import NOTE_IDENTITY, TRIGGER_BOOT, TRIGGER_RELOAD, render
 
-__all__ = ["TRIGGER_BOOT", "TRIGGER_RELOAD", "injected", "injected_bytes"]
+__all__ = ["TRIGGER_BOOT", "TRIGGER_RELOAD", "injected", "injected_bytes", "injected_at_session_start"]
 
 
 def injected(memory_dir: str, files: dict[str, bytes], trigger: str = TRIGGER_BOOT, wake_route: bool = False) -> bytes:
@@ -19,3 +19,10 @@ def injected(memory_dir: str, files: dict[str, bytes], trigger: str = TRIGGER_BO
 
 def injected_bytes(memory_dir: str, files: dict[str, bytes], trigger: str = TRIGGER_BOOT, wake_route: bool = False) -> int:
     return len(injected(memory_dir, files, trigger, wake_route))
+
+
+def injected_at_session_start(memory_dir: str, files: dict[str, bytes], source: str = "startup") -> bytes:
+    """The exact stdout of a Claude Code seat's hook on SessionStart (``source``: startup, resume,
+    clear or compact). ``files``: the hook's boot files (identity.md) that exist."""
+    trigger = TRIGGER_RELOAD if source == "compact" else TRIGGER_BOOT
+    return render(str(memory_dir), list(files.items()), trigger, False, NOTE_IDENTITY)

@@ -18,7 +18,7 @@ from generators.errors import UnsupportedError
 from generators.manifest import KIMI_EVENTS, Fleet, FleetHook, McpServer, Resident, servers_key, servers_of
 from generators.projection import (KIMI_CONFIG_KEYS, InvalidOwnedFile, kimi_config_projection, kimi_mcp_keys,
                                    kimi_mcp_projection, parse_toml)
-from generators.script_source import HOOK_SCRIPT, emit_script
+from generators.script_source import HOOK_SCRIPT, identity_hook
 
 HARNESS = "kimi-code"
 HOOK_RELPATH = Path("hooks") / HOOK_SCRIPT
@@ -258,8 +258,8 @@ def _mcp_projection(servers: tuple, prefix: str) -> dict[str, object]:
     return kimi_mcp_projection(_mcp_data(servers_of(servers)), prefix)
 
 
-def hook_script(memory_dir: Path) -> bytes:
-    return emit_script(HOOK_SCRIPT, {"MEMORY_DIR": str(memory_dir), "BOOT_FILES": tuple(template.BOOT_FILES)})
+def hook_script(memory_dir: Path, seat_home: Path) -> bytes:
+    return identity_hook(HARNESS, memory_dir, seat_home, template.BOOT_FILES)
 
 
 def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> list[EmittedFile]:
@@ -282,4 +282,4 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
 def _hook_file(root: Path, agent_id: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts), FLEET, WHOLE_FILE, 0o700,
                        root, hook_script, owned_keys=WHOLE_FILE_KEYS,
-                       args=(layout.memory_dir(root, agent_id, HARNESS),))
+                       args=(layout.memory_dir(root, agent_id, HARNESS), layout.instance_home(root, agent_id, HARNESS)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,15 @@ KIMI_EVENTS = (
     "TaskStarted", "PreCompact", "PostCompact", "Notification",
 )
 DEFAULT_MCP_PREFIX = "neo-mjs-"
-_SERVER_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+_SERVER_NAME = re.compile(r"[A-Za-z0-9_-]+")  # used with fullmatch: `$` would let a final newline through
+# identity.md holds the agent id; its template is 276 characters without it, and the spec caps the
+# whole page under 600, so an id up to 128 characters leaves the page well inside (at most 404).
+AGENT_ID_MAX = 128
+# Unicode categories an agent id may not hold: control, format (bidi overrides, zero-width marks,
+# BOMs), line and paragraph separators, surrogates, private use, unassigned.
+_BANNED_CATEGORIES = {"Cc": "a control character", "Cf": "an invisible format character (e.g. a bidi override)",
+                      "Zl": "a line separator", "Zp": "a paragraph separator", "Cs": "a surrogate",
+                      "Co": "a private-use character", "Cn": "an unassigned code point"}
 
 
 class ManifestError(PreparationError):
@@ -138,26 +147,34 @@ def load_manifest(path: str | Path) -> Fleet:
 
 
 def parse_manifest(text: str, path: str | Path) -> Fleet:
+    """A UTF-8 byte-order mark is accepted (editors add one); it is not part of the TOML."""
     path = Path(path).absolute()
+    text = text.removeprefix("\ufeff")
     try:
         doc = tomlkit.parse(text).unwrap()
-    except ParseError as err:
-        raise ManifestError(f"invalid TOML at line {err.line}, column {err.col}: {str(err).split(' at line ')[0]}",
-                            path=path) from None
-    except TOMLKitError as err:  # e.g. a duplicate key: tomlkit names the key but not the line
-        raise ManifestError(f"invalid TOML{_line_from_tomllib(text)}: {err}", path=path) from None
+    except (TOMLKitError, RecursionError, ValueError) as err:  # ParseError is a TOMLKitError
+        raise ManifestError(_toml_error(text, err), path=path) from None
     return _Reader(text, path).fleet(doc)
 
 
-def _line_from_tomllib(text: str) -> str:
-    """tomllib reports positions for the errors tomlkit reports without one."""
+def _toml_error(text: str, err: Exception) -> str:
+    """One line with the line and column. tomllib's report comes first: it places every error
+    (tomlkit gives none for some, e.g. a duplicate key, and a late one for others)."""
     try:
         tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        match = re.search(r"\(at line (\d+), column (\d+)\)", str(err))
+    except tomllib.TOMLDecodeError as strict:
+        match = re.search(r"^(.*?) \(at line (\d+), column (\d+)\)", str(strict))
         if match:
-            return f" at line {match.group(1)}, column {match.group(2)}"
-    return ""
+            return f"invalid TOML at line {match.group(2)}, column {match.group(3)}: {_one_line(match.group(1))}"
+    except RecursionError:
+        pass
+    if isinstance(err, ParseError):
+        return f"invalid TOML at line {err.line}, column {err.col}: {_one_line(str(err).split(' at line ')[0])}"
+    return f"invalid TOML: {_one_line(str(err)) or type(err).__name__}"
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split())
 
 
 class _Reader:
@@ -268,7 +285,7 @@ class _Reader:
             where = ("mcp", name)
             if not isinstance(entry, dict):
                 self.fail(where, f"expected a table, got {_describe(entry)}")
-            if not _SERVER_NAME.match(name):
+            if not _SERVER_NAME.fullmatch(name):
                 self.fail(where, "server names may hold only letters, digits, '-' and '_'", unsupported=True)
             if not name.startswith(prefix):
                 self.fail(where, f"must start with the mcp_prefix {prefix!r}: the fleet owns only prefixed entries",
@@ -318,8 +335,9 @@ class _Reader:
             self.fail(where, f"expected a table, got {_describe(entry)}")
         self.only_keys(entry, where, ("agent_id", "harness", "repo", "mcp", "allowed_paths", "model"))
         agent_id = self.get(entry, where, "agent_id", str, required=True)
-        if not agent_id.strip():
-            self.fail(where + ("agent_id",), "must not be empty")
+        problem = agent_id_problem(agent_id)
+        if problem:
+            self.fail(where + ("agent_id",), problem)
         harness = self.get(entry, where, "harness", str, required=True)
         if harness not in HARNESSES:
             self.fail(where + ("harness",), f"unknown harness {harness!r} (supported: {', '.join(HARNESSES)})",
@@ -335,6 +353,25 @@ class _Reader:
             allowed_paths=tuple(self.abspath(p) for p in self.str_list(entry, where, "allowed_paths")),
             model=self.get(entry, where, "model", str),
         )
+
+
+def agent_id_problem(agent_id: str) -> str | None:
+    """Why ``agent_id`` cannot be used, or None. It lands raw in identity.md and seat-pointers.md
+    (inside backticks), and so in the model's context: nothing in it may end the code span, break a
+    line, hide or reorder text, or push identity.md past its 600-character contract."""
+    if not agent_id.strip():
+        return "must not be empty"
+    if agent_id != agent_id.strip():
+        return "must not start or end with whitespace"
+    if len(agent_id) > AGENT_ID_MAX:
+        return f"{len(agent_id)} characters, over the {AGENT_ID_MAX}-character limit"
+    if "`" in agent_id:
+        return "must not hold a backtick (it is quoted in backticks in the seat's files)"
+    for index, char in enumerate(agent_id):
+        kind = _BANNED_CATEGORIES.get(unicodedata.category(char))
+        if kind:
+            return f"holds {kind} (U+{ord(char):04X}) at character {index + 1}"
+    return None
 
 
 def _type_word(name: str) -> str:
@@ -467,4 +504,14 @@ allowed_paths = ["{_toml_str(str(root / "shared"))}"]
 
 
 def _toml_str(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    """The inside of a TOML basic string: quotes, backslashes and every control character escaped,
+    so any directory name (a newline in it included) reads back as itself."""
+    out = []
+    for char in value:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif unicodedata.category(char) == "Cc" or char in "\u2028\u2029":
+            out.append(f"\\u{ord(char):04X}")
+        else:
+            out.append(char)
+    return "".join(out)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from typing import Callable
 
 import json5
 
@@ -76,13 +77,25 @@ def opencode_keys(names, prefix: str) -> tuple[str, ...]:
 
 
 def project(convergence: str, data: bytes, prefix: str) -> dict[str, object]:
-    if convergence == KIMI_CONFIG:
-        return kimi_config_projection(parse_toml(data))
-    if convergence == KIMI_MCP:
-        return kimi_mcp_projection(_json_object(data, json.loads), prefix)
-    if convergence == OPENCODE_CONFIG:
-        return opencode_projection(_json_object(data, loads_jsonc), prefix)
-    raise ValueError(f"no owned projection for {convergence!r}")
+    """The owned projection of a fleet file's bytes. Raises InvalidOwnedFile if they do not parse."""
+    projector = PROJECTORS.get(convergence)
+    if projector is None:
+        raise ValueError(f"no owned projection for {convergence!r}")
+    return projector(data, prefix)
+
+
+# convergence rule → (file bytes, mcp prefix) → owned projection. An emitter with a file kind of its
+# own registers it here (``register_projector``); plan, the diff and adoption then handle it. Keys
+# name their dotted place in the document (adoption inserts an absent key there).
+PROJECTORS: dict[str, Callable[[bytes, str], dict[str, object]]] = {
+    KIMI_CONFIG: lambda data, prefix: kimi_config_projection(parse_toml(data)),
+    KIMI_MCP: lambda data, prefix: kimi_mcp_projection(json_object(data, json.loads), prefix),
+    OPENCODE_CONFIG: lambda data, prefix: opencode_projection(json_object(data, loads_jsonc), prefix),
+}
+
+
+def register_projector(convergence: str, projector: Callable[[bytes, str], dict[str, object]]) -> None:
+    PROJECTORS[convergence] = projector
 
 
 def parse_toml(data: bytes) -> dict:
@@ -118,7 +131,8 @@ def _decode(data: bytes, kind: str) -> str:
         raise InvalidOwnedFile(f"invalid {kind}: not UTF-8 (byte {err.start})") from None
 
 
-def _json_object(data: bytes, loads) -> dict:
+def json_object(data: bytes, loads) -> dict:
+    """The top-level object of a JSON file, or InvalidOwnedFile."""
     text = _decode(data, "JSON")
     try:
         doc = loads(text)

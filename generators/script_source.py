@@ -60,3 +60,10 @@ def _emit(name: str, literals: dict[str, object]) -> bytes:
     if literals:
         raise KeyError(f"{name}: no literal line for {', '.join(sorted(literals))}")
     return "".join(out).encode("utf-8")
+
+
+def identity_hook(harness: str, memory_dir: str | Path, seat_home: str | Path, boot_files: tuple[str, ...]) -> bytes:
+    """The identity-anchor hook for one seat: ``harness`` picks the events it answers (kimi-code:
+    UserPromptSubmit + PostCompact; claude-code: SessionStart), ``boot_files`` what it prints."""
+    return emit_script(HOOK_SCRIPT, {"HARNESS": harness, "MEMORY_DIR": str(memory_dir),
+                                     "SEAT_HOME": str(seat_home), "BOOT_FILES": tuple(boot_files)})

@@ -20,7 +20,7 @@ from curator.screens.help import HelpScreen
 from curator.screens.index import IndexScreen
 from curator.screens.preview import PreviewScreen
 from curator.widgets.fleet_grid import FleetGrid
-from generators.composer import CREATED, DIVERGENT, MATCH
+from generators.composer import DIVERGENT, MATCH, PENDING
 from generators.emission import ROLE_BOOT, ROLE_CONFIG
 from test_app_fixtures import app_env, artifact_path, settle, write_fleet, write_seat  # noqa: F401
 
@@ -155,7 +155,7 @@ async def test_enter_in_the_filter_returns_to_the_grid_and_a_click_selects_a_cel
 # -- the boot check that could not start -------------------------------------------------------
 
 async def test_a_boot_check_that_cannot_start_says_why_at_80_columns_and_e_shows_it(tmp_path, monkeypatch):
-    monkeypatch.setattr("curator.canary.clis.CHECKOUT_CACHE", tmp_path / "no-cache")
+    monkeypatch.setattr("curator.canary.clis.cache_dirs", lambda: (tmp_path / "no-cache",))
     monkeypatch.setenv("PATH", str(tmp_path / "empty-path"))  # no harness anywhere
     monkeypatch.setenv("SEAT_CURATOR_STATE_DIR", str(tmp_path / "canary-state"))
     app = CuratorApp(fleet_path=write_fleet(tmp_path / "fleet"))
@@ -310,7 +310,9 @@ async def test_status_line_counts_with_the_cores_status_words(tmp_path):
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)
         status = str(app.screen.query_one("#status").render())
-    assert f"{statuses.count(CREATED)} {CREATED}" in status and statuses.count(CREATED) > 0
+    assert statuses.count(PENDING) > 0
+    for word in set(statuses):  # the core's own words, with their counts
+        assert f"{statuses.count(word)} {word}" in status
     assert "(pending)" not in status
 
 
@@ -331,3 +333,49 @@ async def test_keys_typed_ahead_after_slash_land_in_the_filter_and_after_esc_on_
             app.post_message(events.Key(key, char))
         await settle(app, pilot)
         assert isinstance(app.screen, PreviewScreen) and app.screen.resident_ids == [KIMI]
+
+
+USERS_OWN_JSONC = """// my own opencode settings
+{
+  "model": "anthropic/claude-sonnet", // the one I like
+  "mcp": {
+    "my-private-server": { "type": "local", "command": ["my-server"] }
+  }
+}
+"""
+
+
+async def test_preview_adopts_a_users_own_config_keeping_every_byte_after_showing_the_diff(tmp_path):
+    from curator.screens.dialogs import ConfirmDialog
+    from generators.composer import plan_fleet
+    from generators.manifest import load_manifest
+
+    manifest = write_fleet(tmp_path / "fleet", provision=False)
+    jsonc = next(a.path for p in plan_fleet(load_manifest(manifest)) for a in p.artifacts
+                 if a.path.name == "opencode.jsonc")
+    jsonc.write_text(USERS_OWN_JSONC, encoding="utf-8")
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=(80, 24)) as pilot:
+        preview = await open_preview_on(app, pilot, OPENCODE)
+        assert "ADOPTABLE" in str(preview.query_one("#preview-verdict").render())
+        adopt = preview.query_one("#adopt", Button)
+        assert inside(adopt, (80, 24)) and not adopt.disabled and "(a)" in str(adopt.label)
+        assert preview.query_one("#apply", Button).disabled  # enter alone would refuse
+        shown = str(preview.query_one("#preview-diff-text").render())  # the divergent row is first
+        assert "adoptable" in shown
+        assert any(line.startswith("+") and '"instructions"' in line for line in shown.splitlines())
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "instructions" in str(app.screen.query_one("#confirm-body").render())
+        assert jsonc.read_text(encoding="utf-8") == USERS_OWN_JSONC  # nothing written before yes
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert app.screen is preview and {a.status for _, a in preview.rows} == {MATCH}
+    after = jsonc.read_text(encoding="utf-8")
+    # Every byte of the user's file is still there, in order; only the owned keys were added.
+    position = 0
+    for char in USERS_OWN_JSONC:
+        position = after.index(char, position) + 1
+    assert "instructions" in after and "neo-mjs-memory-core" in after
+    assert all(p.status == MATCH for p in plan_fleet(load_manifest(manifest), OPENCODE))

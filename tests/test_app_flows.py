@@ -350,9 +350,10 @@ def test_bare_command_without_memory_says_how_to_start(tmp_path, monkeypatch, ca
     from curator.cli import main
 
     monkeypatch.chdir(tmp_path)
-    assert main([]) == 0
-    out = capsys.readouterr().out
-    assert "seat-curator tui MEMORY_DIR" in out and "seat-curator demo" in out
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "no-claude"))
+    assert main([]) == 1
+    err = capsys.readouterr().err
+    assert "seat-curator tui MEMORY_DIR" in err and "seat-curator demo" in err
 
 
 def test_tui_on_a_missing_dir_is_a_one_line_error(tmp_path, capsys):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 import tomlkit
 
-from curator.canary import clis
+from curator.canary import clis, pins
 from curator.canary.clis import CliNotFound, find_cli
 from curator.canary.last_result import describe, load_result, results_path, save_results
 from curator.canary.result import CanaryResult, ResidentResult, StepResult, render_text
@@ -91,7 +91,8 @@ def test_find_cli_order(tmp_path, monkeypatch):
     empty_cache = tmp_path / "no-cache"
     with pytest.raises(CliNotFound) as err:
         find_cli("opencode", cache=empty_cache)
-    assert ".ci/install-harnesses" in str(err.value) and "opencode-ai@1.18.33" in str(err.value)
+    assert "run `seat-curator install-harnesses`" in str(err.value) and "opencode-ai@1.18.33" in str(err.value)
+    assert "--opencode-cli" in str(err.value) and str(empty_cache) in str(err.value)
 
     cache = tmp_path / "cache"
     cached = executable(cache / "opencode/node_modules/opencode-linux-x64/bin/opencode")
@@ -124,12 +125,13 @@ def test_command_cli_missing_exits_1_and_runs_nothing(tmp_path, monkeypatch, cap
 
     fleet = write_fleet(tmp_path)
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
-    monkeypatch.setattr(clis, "CHECKOUT_CACHE", tmp_path / "no-cache")
+    monkeypatch.setattr(pins, "CHECKOUT_CACHE", tmp_path / "no-cache")
+    monkeypatch.setenv("SEAT_CURATOR_HARNESS_DIR", str(tmp_path / "no-user-cache"))
     monkeypatch.setenv("SEAT_CURATOR_STATE_DIR", str(tmp_path / "state"))
     before = fingerprint(tmp_path)
     assert main(["canary", "--fleet", str(fleet)]) == 1
     err = capsys.readouterr().err
-    assert "HARNESS_CLI_NOT_FOUND" in err and ".ci/install-harnesses" in err
+    assert "HARNESS_CLI_NOT_FOUND" in err and "seat-curator install-harnesses" in err
     assert fingerprint(tmp_path) == before  # nothing attempted, no result saved
 
 

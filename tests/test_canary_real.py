@@ -25,7 +25,7 @@ def harness_clis():
     except CliNotFound as err:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true but a harness CLI is missing — .ci/run must install them: {err}")
-        pytest.skip(f"harness CLIs not installed (run .ci/install-harnesses): {err}")
+        pytest.skip(f"harness CLIs not installed (run `seat-curator install-harnesses`): {err}")
 
 
 def seat_files(fleet) -> dict[str, str]:

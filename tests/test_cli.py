@@ -45,8 +45,18 @@ def test_running_one_command_loads_only_its_module():
 
 def test_bare_command_without_memory_dir_says_how_to_start(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
-    assert main([]) == 0
-    assert "seat-curator tui MEMORY_DIR" in capsys.readouterr().out
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "no-claude"))
+    assert main([]) == 1  # nothing opened: a script can tell
+    assert "seat-curator tui MEMORY_DIR" in capsys.readouterr().err
+
+
+def test_version(capsys):
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr().out == f"seat-curator {version('seat-curator')}\n"
 
 
 def test_unknown_command_is_an_argparse_error(capsys):
@@ -59,7 +69,7 @@ def test_unknown_command_is_an_argparse_error(capsys):
     assert "invalid choice" in capsys.readouterr().err
 
 
-EXAMPLE_SEAT = Path(__file__).resolve().parent.parent / "examples" / "seats" / "wren" / "memory"
+EXAMPLE_SEAT = Path(__file__).resolve().parent.parent / "curator" / "examples" / "seats" / "wren" / "memory"
 
 
 @pytest.mark.parametrize("command", [["check", str(EXAMPLE_SEAT)], ["check", "--json", str(EXAMPLE_SEAT)],

@@ -162,6 +162,31 @@ def test_symlinked_index_is_reported(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert data["symlinked"] is True and data["bytes"] == len(CLEAN)
 
 
+def test_in_a_pipe_long_paths_and_cells_are_never_wrapped_or_cut(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """What a CI log shows is complete, whatever the width: the symlink message and every pointer
+    record stay whole on one line, even when the temp path alone is longer than 80 columns."""
+    deep = tmp_path / ("a-directory-name-long-enough-to-pass-eighty-columns-" * 2)
+    deep.mkdir()
+    real = deep / "elsewhere-with-a-long-name.md"
+    far_target = "test-matrix-with-a-long-name.md#fixtures-for-the-profiling-first-rule"
+    real.write_bytes(CLEAN + f"- [matrix]({far_target})\n".encode())
+    memory = deep / "memory"
+    memory.mkdir()
+    (memory / "identity.md").write_text("# I\n")
+    (memory / "test-matrix-with-a-long-name.md").write_text("# Fixtures for the profiling-first rules\n")
+    os.symlink(real, memory / "MEMORY.md")
+    assert len(str(real)) > 80
+    code, out, _ = run(capsys, memory)
+    assert code == 2
+    lines = out.splitlines()
+    assert f"warning: {memory / 'MEMORY.md'} is a symlink to {real}; " in out
+    assert any(line.startswith(f"warning: {memory / 'MEMORY.md'} is a symlink to {real}") for line in lines)
+    record = next(line for line in lines if far_target in line)
+    assert record.strip().startswith(f"MEMORY.md:4: {far_target}: ")
+    assert "did you mean test-matrix-with-a-long-name.md#fixtures-for-the-profiling-first-rules?" in record
+
+
 def test_a_temp_file_left_by_an_interrupted_save_is_a_warning(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     memory = seat(tmp_path, CLEAN, **{"identity.md": "# Identity\n"})
@@ -170,7 +195,7 @@ def test_a_temp_file_left_by_an_interrupted_save_is_a_warning(tmp_path: Path,
     os.utime(temp, (1_000_000_000, 1_000_000_000))  # long ago: no save is still writing it
     code, out, _ = run(capsys, memory)
     assert code == 0  # a warning, not a failure: MEMORY.md itself is intact
-    assert "warning:" in out and ".MEMORY.md.k3x_9qaz.tmp" in "".join(out.split())  # rich wraps long paths
+    assert "warning:" in out and str(temp) in out  # whole, never wrapped in a pipe
     data = json.loads(run(capsys, memory, "--json")[1])
     assert data["exit_code"] == 0
     assert any(".MEMORY.md.k3x_9qaz.tmp" in w and "interrupted save of MEMORY.md" in w for w in data["warnings"])

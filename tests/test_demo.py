@@ -74,3 +74,33 @@ def test_demo_no_tui_prints_paths_and_exits_zero(tmp_path, capsys):
     assert "Built the demo fleet" in out
     assert "@neo-kimi-kestrel (kimi-code): 2 DIVERGENT, 5 MATCH" in out
     assert (tmp_path / "d" / "fleet.toml").is_file()
+
+
+def test_without_dir_one_per_user_demo_is_reused_and_says_how_to_remove_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    assert main(["demo", "--no-tui"]) == 0
+    out = capsys.readouterr().out
+    root = tmp_path / "home" / ".local" / "share" / "seat-curator" / "demo"
+    assert out.startswith(f"Built the demo fleet in {root}\n")
+    assert f"remove it with `rm -r {root}`" in out and "demo --fresh" in out
+    assert main(["demo", "--no-tui"]) == 0  # the second run reopens the same one: no new directory
+    assert capsys.readouterr().out.startswith(f"Reopened the demo fleet in {root}\n")
+    assert sorted(p.name for p in root.parent.iterdir()) == ["demo"]
+
+
+def test_fresh_rebuilds_a_demo_and_refuses_anything_else(tmp_path, capsys):
+    root = tmp_path / "d"
+    first = build_demo(root)
+    memory = first.memory_dir(GROWN) / "MEMORY.md"
+    memory.write_bytes(b"# edited in the demo\n")
+    assert main(["demo", "--no-tui", "--fresh", "--dir", str(root)]) == 0
+    assert capsys.readouterr().out.startswith("Built the demo fleet")
+    assert memory.read_bytes() == example_memory("wren")["MEMORY.md"]
+
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "fleet.toml").write_text("instance_root = 'seats'\n")
+    assert main(["demo", "--no-tui", "--fresh", "--dir", str(mine)]) == 1
+    assert "is not a demo this command built" in capsys.readouterr().err
+    assert (mine / "fleet.toml").read_text() == "instance_root = 'seats'\n"

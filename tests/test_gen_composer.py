@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from generators import composer
-from generators.composer import CREATED, DIVERGENT, MATCH
+from generators.composer import CREATED, DIVERGENT, MATCH, PENDING
 from generators.errors import DivergentError, PreparationError, UnsupportedError
 from generators.layout import instance_home
 from generators.manifest import load_manifest
@@ -41,8 +41,8 @@ def born(fleet):
 def test_birth_kimi_seven_opencode_six_then_all_match(fleet, tmp_path):
     before = tree_bytes(tmp_path)
     kimi, oc = composer.plan_fleet(fleet)
-    assert statuses(kimi) == [CREATED] * 7
-    assert statuses(oc) == [CREATED] * 6
+    assert statuses(kimi) == [PENDING] * 7
+    assert statuses(oc) == [PENDING] * 6
     assert tree_bytes(tmp_path) == before  # planning writes nothing
 
     applied = composer.apply_fleet(fleet)
@@ -69,7 +69,7 @@ def test_bearer_edits_stay_match_and_bytes_survive(born, tmp_path):
     plan = composer.plan_fleet(born, KIMI)[0]
     assert art(plan, "MEMORY.md").status == MATCH
     assert art(plan, "identity.md").status == MATCH
-    assert art(plan, "seat-pointers.md").status == CREATED
+    assert art(plan, "seat-pointers.md").status == PENDING
     composer.apply_fleet(born, KIMI)
     assert (home / "memory/MEMORY.md").read_bytes() == mine
     assert (home / "memory/identity.md").read_bytes() == story
@@ -233,7 +233,7 @@ def test_set_aside_renames_and_next_provision_recreates(born, tmp_path):
     moved = composer.set_aside(born, resident, hook, now=when)
     assert moved == hook.with_name("identity_anchor_hook.py.divergent-20261129T230509Z")
     assert moved.read_bytes() == edited and not hook.exists()
-    assert art(composer.plan_fleet(born, KIMI)[0], "identity_anchor_hook.py").status == CREATED
+    assert art(composer.plan_fleet(born, KIMI)[0], "identity_anchor_hook.py").status == PENDING
     composer.apply_fleet(born, KIMI)
     assert statuses(composer.plan_fleet(born, KIMI)[0]) == [MATCH] * 7
     assert moved.read_bytes() == edited  # nothing lost
@@ -253,7 +253,7 @@ def test_set_aside_refuses_what_is_not_a_divergent_artifact(born, tmp_path):
 
 def test_apply_plan_replans_and_never_overwrites_a_racing_bearer_file(fleet):
     plan = composer.plan_fleet(fleet, KIMI)[0]
-    assert art(plan, "MEMORY.md").status == CREATED
+    assert art(plan, "MEMORY.md").status == PENDING
     art(plan, "MEMORY.md").path.parent.mkdir(parents=True)
     art(plan, "MEMORY.md").path.write_bytes(b"written first by the bearer\n")
     fresh = composer.apply_plan(plan)

@@ -46,7 +46,7 @@ def emitted(fleet, agent_id):
 
 # sha256 over "path\0content\0" of every file both residents are born with, for the fixed inputs
 # above. It changes only when a template, emitter or script changes: update it deliberately.
-PINNED_DIGEST = "7fbf5d6f5a9ef805aec5a82a3cd06358a5c9608072b7d552bd0d1de2bd9e48ae"
+PINNED_DIGEST = "8e7ec25900b790e77c8143ae10cefa84d0cf7e6d7101690b41f784694ddf2e0f"
 
 
 def test_digest_pins_every_emitted_byte():
@@ -156,9 +156,10 @@ def test_opencode_jsonc_parses_as_json5_with_the_documented_shapes():
 
 
 def test_agent_id_cannot_break_out_of_a_comment():
-    residents = RESIDENTS.replace(f'agent_id = "{OPENCODE}"', 'agent_id = "@evil\\n} //"')
-    fleet = parse_manifest(BASE_MANIFEST + residents, FIXED_MANIFEST)
-    item = next(f for f in emit_resident(fleet, fleet.resident("@evil\n} //")) if f.path.name == "opencode.jsonc")
+    # The manifest refuses such an id (test_gen_manifest); the emitter stays safe without that check.
+    fleet = parse_manifest(BASE_MANIFEST + RESIDENTS, FIXED_MANIFEST)
+    evil = dataclasses.replace(fleet.resident(OPENCODE), agent_id="@evil\n} //")
+    item = next(f for f in emit_resident(fleet, evil) if f.path.name == "opencode.jsonc")
     assert json5.loads(item.content.decode())["$schema"]
     assert item.content.decode().splitlines()[0].endswith("(opencode). Regenerate, do not hand-edit.")
 
@@ -231,10 +232,11 @@ def test_generators_never_import_textual():
 @pytest.mark.parametrize("agent_id", [KIMI, "@a/b", 'q"uote\\back', "tab\tand\nnewline", "SEATCURATORAGENTIDMARK",
                                       "x" * 80, "üñí"])
 def test_per_fleet_config_template_gives_the_direct_render(agent_id):
-    residents = f'\n[[residents]]\nagent_id = {json.dumps(agent_id)}\nharness = "kimi-code"\nrepo = "r"\n'
+    # Built past the manifest, which refuses some of these ids: the template must not rely on that.
+    residents = '\n[[residents]]\nagent_id = "@placeholder"\nharness = "kimi-code"\nrepo = "r"\n'
     for root in ("/srv/fleet", '/srv/we"ird root'):
         fleet = parse_manifest(BASE_MANIFEST + EXTRA + residents, Path(root) / "fleet.toml")
-        resident = fleet.resident(agent_id)
+        resident = dataclasses.replace(fleet.resident("@placeholder"), agent_id=agent_id)
         config = next(f for f in emit_resident(fleet, resident, interpreter=FIXED_PYTHON)
                       if f.path.name == "config.toml")
         direct = kimi.config_toml(agent_id, kimi.config_data(

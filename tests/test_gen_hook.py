@@ -15,10 +15,18 @@ import pytest
 import tomllib
 
 from generators import composer, hook_format, kimi, opencode
-from generators.script_source import HOOK_SCRIPT, WAKE_SCRIPT, emit_script, script_source
+from generators.scripts import identity_anchor_hook
+from generators.script_source import HOOK_SCRIPT, WAKE_SCRIPT, emit_script, identity_hook, script_source
 from test_gen_fixtures import KIMI, OPENCODE, make_fleet
 
 BOOT = "session-boot"
+
+
+def marker(sid, kind: str) -> str:
+    """The name of a session's state file, as the hook names it."""
+    return f"{identity_anchor_hook.state_name(sid)}.{kind}"
+
+
 RELOAD = "post-compact-reload"
 
 
@@ -35,15 +43,20 @@ class Seat:
         self.home = tmp_path / "kimi home"
         self.state = self.home / "identity-anchor"
 
-    def run(self, stdin: bytes | str, *, home: Path | None = None) -> subprocess.CompletedProcess:
+    def run(self, stdin: bytes | str, *, home: Path | None = None, env: dict | None = None,
+            cwd: Path | None = None) -> subprocess.CompletedProcess:
+        """``env`` replaces HOME and KIMI_CODE_HOME (PATH is always set)."""
         data = stdin.encode() if isinstance(stdin, str) else stdin
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(self.home.parent),
-               "KIMI_CODE_HOME": str(home or self.home)}
-        return subprocess.run(self.command, shell=True, input=data, capture_output=True, env=env, timeout=30)
+        if env is None:
+            env = {"HOME": str(self.home.parent), "KIMI_CODE_HOME": str(home or self.home)}
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), **env}
+        return subprocess.run(self.command, shell=True, input=data, capture_output=True, env=env, timeout=30,
+                              cwd=cwd)
 
-    def event(self, name: str, sid: str = "s-1", **extra) -> subprocess.CompletedProcess:
+    def event(self, name: str, sid: object = "s-1", **extra) -> subprocess.CompletedProcess:
+        run_args = {k: extra.pop(k) for k in ("home", "env", "cwd") if k in extra}
         return self.run(json.dumps({"hook_event_name": name, "session_id": sid, "cwd": "/x",
-                                    "client_type": "cli", **extra}))
+                                    "client_type": "cli", **extra}), **run_args)
 
 
 @pytest.fixture
@@ -77,13 +90,13 @@ def test_contract_matrix_for_one_session(seat):
     assert (ordinary.returncode, ordinary.stdout) == (0, b"")
     compact = seat.event("PostCompact", trigger="auto")
     assert (compact.returncode, compact.stdout) == (0, b"")
-    assert (seat.state / "s-1.compacted").exists()
+    assert (seat.state / marker("s-1", "compacted")).exists()
     reload = seat.event("UserPromptSubmit")
     assert reload.stdout == _expected(seat, RELOAD)
-    assert not (seat.state / "s-1.compacted").exists()
+    assert not (seat.state / marker("s-1", "compacted")).exists()
     after = seat.event("UserPromptSubmit")
     assert (after.returncode, after.stdout) == (0, b"")
-    assert sorted(p.name for p in seat.state.iterdir()) == ["s-1.done"]
+    assert sorted(p.name for p in seat.state.iterdir()) == [marker("s-1", "done")]
 
 
 @pytest.mark.parametrize("stdin", ["not json", "{", "[1, 2]", "\xff\xfe", '{"hook_event_name": "UserPromptSubmit"} x'])
@@ -98,18 +111,15 @@ def test_empty_stdin_and_other_events_are_silent(seat):
     for event in ("Stop", "SessionStart", "PreCompact", "Notification"):
         result = seat.event(event)
         assert (result.returncode, result.stdout) == (0, b"")
-    assert not (seat.state / "s-1.done").exists()  # the boot is still ahead
+    assert not (seat.state / marker("s-1", "done")).exists()  # the boot is still ahead
     assert seat.event("UserPromptSubmit").stdout == _expected(seat, BOOT)
 
 
 def test_session_id_with_path_tricks_stays_in_the_state_dir(seat, tmp_path):
     result = seat.event("UserPromptSubmit", sid="../../escape/../x y")
     assert result.stdout == _expected(seat, BOOT)
-    assert [p.name for p in seat.state.iterdir()] == ["______escape____x_y.done"]
+    assert [p.name for p in seat.state.iterdir()] == [marker("../../escape/../x y", "done")]
     assert not (tmp_path / "escape").exists()
-    missing = seat.run(json.dumps({"hook_event_name": "UserPromptSubmit"}))  # no id → "unknown"
-    assert missing.stdout == _expected(seat, BOOT)
-    assert (seat.state / "unknown.done").exists()
 
 
 def test_missing_boot_file_is_skipped(seat):
@@ -156,8 +166,10 @@ def test_emitted_scripts_are_the_sources_with_only_literals_replaced(seat):
     emitted = (seat.plan.instance_home / "hooks" / HOOK_SCRIPT).read_bytes().split(b"\n")
     source = script_source(HOOK_SCRIPT).split(b"\n")
     changed = [i for i, (a, b) in enumerate(zip(emitted, source)) if a != b]
-    assert len(emitted) == len(source) and len(changed) == 1
-    assert emitted[changed[0]] == f"MEMORY_DIR = {str(seat.memory)!r}  # seat-curator:literal".encode()
+    assert len(emitted) == len(source) and len(changed) == 2
+    assert [emitted[i] for i in changed] == [
+        f"MEMORY_DIR = {str(seat.memory)!r}  # seat-curator:literal".encode(),
+        f"SEAT_HOME = {str(seat.plan.instance_home)!r}  # seat-curator:literal".encode()]
     assert emit_script(WAKE_SCRIPT) == script_source(WAKE_SCRIPT)
     mode = (seat.plan.instance_home / "hooks" / HOOK_SCRIPT).stat().st_mode
     assert stat.S_IMODE(mode) == 0o700
@@ -166,7 +178,87 @@ def test_emitted_scripts_are_the_sources_with_only_literals_replaced(seat):
 def test_hook_imports_nothing_from_the_project():
     source = script_source(HOOK_SCRIPT).decode()
     imports = {line.split()[1] for line in source.splitlines() if line.strip().startswith(("import ", "from "))}
-    assert imports <= {"sys", "posix", "nt", "_json", "json"}, imports
+    assert imports <= {"sys", "posix", "nt", "_json", "json", "_sha256", "_sha2", "hashlib"}, imports
+
+
+# ---------------------------------------------------------------------------- the same hook for Claude Code
+
+
+class ClaudeSeat:
+    """The hook emitted for a claude-code seat (SessionStart, identity.md only), run as settings.json
+    runs it: its command through a shell, the Claude Code payload on stdin."""
+
+    def __init__(self, tmp_path: Path):
+        self.memory = tmp_path / "claude seat" / "memory"
+        self.memory.mkdir(parents=True)
+        (self.memory / "MEMORY.md").write_text("# Seat memory index\n\n- loaded natively, never by the hook\n")
+        (self.memory / "identity.md").write_text("# Identity\n\nagent: claude-1\n")
+        self.home = tmp_path / "claude seat"
+        self.script = self.home / "hooks" / HOOK_SCRIPT
+        self.script.parent.mkdir()
+        self.script.write_bytes(identity_hook("claude-code", self.memory, self.home, ("identity.md",)))
+        self.command = kimi.hook_command(kimi.resolve_interpreter(), self.script)
+
+    def run(self, stdin: bytes | str) -> subprocess.CompletedProcess:
+        data = stdin.encode() if isinstance(stdin, str) else stdin
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # no HOME: the hook keeps no state
+        return subprocess.run(self.command, shell=True, input=data, capture_output=True, env=env, timeout=30,
+                              cwd=self.home)
+
+    def session_start(self, source: str, sid: str = "c-1") -> subprocess.CompletedProcess:
+        return self.run(json.dumps({"session_id": sid, "transcript_path": "/x/t.jsonl", "cwd": "/repo",
+                                    "hook_event_name": "SessionStart", "source": source}))
+
+
+@pytest.fixture
+def claude(tmp_path):
+    return ClaudeSeat(tmp_path)
+
+
+@pytest.mark.parametrize("source, trigger", [("startup", BOOT), ("resume", BOOT), ("clear", BOOT),
+                                             ("compact", RELOAD)])
+def test_claude_session_start_prints_identity_only(claude, source, trigger):
+    result = claude.session_start(source)
+    assert (result.returncode, result.stderr) == (0, b"")
+    identity = (claude.memory / "identity.md").read_bytes()
+    assert result.stdout == hook_format.injected_at_session_start(str(claude.memory), {"identity.md": identity},
+                                                                  source)
+    assert result.stdout.startswith(
+        f'<seat-memory-layer source="{claude.memory}" trigger="{trigger}">\n'.encode())
+    assert b"<!-- identity.md -->\n# Identity\n\nagent: claude-1\n" in result.stdout
+    assert b"MEMORY.md -->" not in result.stdout and b"loaded natively, never" not in result.stdout
+    assert b"wake-route" not in result.stdout
+    assert result.stdout.endswith(b"</seat-memory-layer>\n")
+
+
+def test_claude_hook_is_stateless_every_boundary_prints_again(claude):
+    first, second = claude.session_start("startup"), claude.session_start("startup")
+    assert first.stdout == second.stdout and first.stdout
+    assert sorted(p.name for p in claude.home.rglob("*")) == sorted(
+        ["memory", "MEMORY.md", "identity.md", "hooks", HOOK_SCRIPT])  # nothing written anywhere
+
+
+@pytest.mark.parametrize("stdin", ["not json", "{", "[1, 2]", "\xff\xfe", '{"hook_event_name": "SessionStart"} x',
+                                   "", '{"hook_event_name": "SessionStart"}',
+                                   '{"hook_event_name": "SessionStart", "source": "bogus"}',
+                                   '{"hook_event_name": "SessionStart", "source": ["startup"]}',
+                                   '{"hook_event_name": "UserPromptSubmit", "session_id": "c-1"}',
+                                   '{"hook_event_name": "PostCompact", "session_id": "c-1"}'])
+def test_claude_garbage_and_other_events_are_silent(claude, stdin):
+    result = claude.run(stdin.encode("latin-1"))
+    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+
+
+def test_claude_missing_identity_prints_the_empty_block(claude):
+    (claude.memory / "identity.md").unlink()
+    result = claude.session_start("startup")
+    assert result.returncode == 0
+    assert result.stdout == hook_format.injected_at_session_start(str(claude.memory), {}, "startup")
+
+
+def test_kimi_hook_stays_silent_on_a_claude_session_start(seat):
+    result = seat.event("SessionStart", source="startup", transcript_path="/x/t.jsonl")
+    assert (result.returncode, result.stdout) == (0, b"")
 
 
 # ---------------------------------------------------------------------------- wake-envelope script

@@ -143,9 +143,9 @@ def test_plan_artifacts_equal_a_fresh_check_of_each_path(tmp_path):
         if problem:
             assert (art.status, art.reason) == (composer.DIVERGENT, problem), art.path
         else:
-            assert art.status == (composer.MATCH if exists else composer.CREATED), art.path
+            assert art.status == (composer.MATCH if exists else composer.PENDING), art.path
     statuses = {art.path.name: art.status for art in plan.artifacts}
-    assert statuses["MEMORY.md"] == composer.MATCH and statuses["identity.md"] == composer.CREATED
+    assert statuses["MEMORY.md"] == composer.MATCH and statuses["identity.md"] == composer.PENDING
     assert statuses["config.toml"] == statuses[kimi.HOOK_SCRIPT] == composer.DIVERGENT
 
 

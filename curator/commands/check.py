@@ -20,6 +20,7 @@ from curator.analysis import Analysis, analyze
 from curator.errors import CuratorError
 from curator.index_model import Entry
 from curator.load_sim import ALL, LoadResult
+from curator.locate import locate_memory_dir
 from curator.meter import Limits
 
 JSON_SCHEMA_VERSION = 1
@@ -36,7 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "harness would load and drop, and report dangling, escaping and orphaned pointers. "
         "Exit 0 clean, 2 over target or pointer problems, 3 past the read limit, 1 error.",
     )
-    parser.add_argument("memory_dir", metavar="MEMORY_DIR", type=Path, help="the directory holding MEMORY.md")
+    parser.add_argument("memory_dir", metavar="MEMORY_DIR", type=Path, nargs="?",
+                        help="the directory holding MEMORY.md (default: ./memory, else this project's "
+                        "Claude Code memory; which one is said on stderr)")
     parser.add_argument("--profile", choices=ALL, action="append",
                         help="simulate only this harness profile (repeatable; default: all)")
     parser.add_argument("--target", type=int, default=Limits.target, metavar="N",
@@ -53,11 +56,20 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise CuratorError(str(err), code="BAD_ARGUMENTS") from None
     profiles = tuple(dict.fromkeys(args.profile)) if args.profile else ALL
-    analysis = analyze(args.memory_dir, limits=limits, profiles=profiles)
+    memory_dir = args.memory_dir
+    if memory_dir is None:
+        located = locate_memory_dir()
+        print(f"seat-curator: {located.how}", file=sys.stderr)
+        memory_dir = located.memory_dir
+    analysis = analyze(memory_dir, limits=limits, profiles=profiles)
     if args.json:
         sys.stdout.write(json.dumps(to_json(analysis), ensure_ascii=False, indent=2) + "\n")
     else:
-        print_report(analysis, PipeConsole(highlight=False))
+        console = PipeConsole(highlight=False)
+        # In a pipe (pre-commit, CI logs) nothing may depend on a width nobody chose: no wrapping,
+        # and the tables become one record per line with every path and cell whole.
+        console.soft_wrap = not console.is_terminal
+        print_report(analysis, console)
     return analysis.exit_code
 
 
@@ -154,13 +166,15 @@ def meter_bar(nbytes: int, limits: Limits, width: int = BAR_WIDTH) -> Text:
     return bar
 
 
-def _short(text: str, width: int = 90) -> str:
+def _short(text: str, width: int | None = 90) -> str:
+    """An entry on one line; cut to ``width`` on a terminal, whole (``None``) in a pipe."""
     first = " ".join(text.split())
-    return first if len(first) <= width else first[: width - 1] + "…"
+    return first if width is None or len(first) <= width else first[: width - 1] + "…"
 
 
 def print_report(analysis: Analysis, console: Console) -> None:
     meter, limits = analysis.meter, analysis.limits
+    width = 90 if console.is_terminal else None
     console.print(Text(f"{analysis.memory_dir / 'MEMORY.md'}", style="bold"))
     for warning in analysis.warnings:
         console.print(Text(f"warning: {warning}", style="yellow"))
@@ -175,25 +189,31 @@ def print_report(analysis: Analysis, console: Console) -> None:
     ))
 
     console.print()
-    table = Table(title="Load simulation", title_justify="left", show_lines=False)
-    table.add_column("profile")
-    table.add_column("loaded", justify="right")
-    table.add_column("lost", justify="right")
-    table.add_column("what happens")
-    for name, load in analysis.loads.items():
-        lost = len(load.dropped) + (1 if load.partial else 0)
-        table.add_row(name, f"{load.loaded_bytes:,} B", str(lost) if lost else "–", Text(load.note))
-    console.print(table)
+    rows = [(name, f"{load.loaded_bytes:,} B", len(load.dropped) + (1 if load.partial else 0), load.note)
+            for name, load in analysis.loads.items()]
+    if console.is_terminal:
+        table = Table(title="Load simulation", title_justify="left", show_lines=False)
+        table.add_column("profile")
+        table.add_column("loaded", justify="right")
+        table.add_column("lost", justify="right")
+        table.add_column("what happens")
+        for name, loaded, lost, note in rows:
+            table.add_row(name, loaded, str(lost) if lost else "–", Text(note))
+        console.print(table)
+    else:
+        console.print("Load simulation:")
+        for name, loaded, lost, note in rows:
+            console.print(Text(f"  {name}: loaded {loaded}, {lost or 'no'} entries lost: {note}"))
     for name, load in analysis.loads.items():
         if not load.lost_entries:
             continue
         console.print(Text(f"{name} never loads these entries:", style="bold"))
         if load.partial:
             entry = load.partial
-            console.print(Text(f"  [{entry.section or '(top)'}] line {entry.line}: {_short(entry.text)}  "
+            console.print(Text(f"  [{entry.section or '(top)'}] line {entry.line}: {_short(entry.text, width)}  "
                                "(cut in the middle: partially dropped)", style="yellow"))
         for entry in load.dropped[:LOST_SHOWN]:
-            console.print(Text(f"  [{entry.section or '(top)'}] line {entry.line}: {_short(entry.text)}"))
+            console.print(Text(f"  [{entry.section or '(top)'}] line {entry.line}: {_short(entry.text, width)}"))
         if len(load.dropped) > LOST_SHOWN:
             console.print(Text(f"  … and {len(load.dropped) - LOST_SHOWN} more entries (--json lists every one)",
                                style="dim"))
@@ -203,17 +223,22 @@ def print_report(analysis: Analysis, console: Console) -> None:
     if not pointers.problem_count:
         console.print(Text(f"Pointers: {len(pointers.files)} markdown file(s), no problems.", style="green"))
         return
-    problems = Table(title=f"Pointer problems ({pointers.problem_count})", title_justify="left")
+    title = f"Pointer problems ({pointers.problem_count})"
+    rows = [(f"{d.file}:{d.line}", d.target, d.reason, d.suggestion or "") for d in pointers.dangling]
+    rows += [(f"{e.file}:{e.line}", e.target, e.reason, "") for e in pointers.escapes]
+    rows += [(orphan, "", "orphan: nothing reachable links here", "") for orphan in pointers.orphans]
+    rows += [(u.file, "", f"unreadable: {u.message}", "") for u in pointers.unreadable]
+    if not console.is_terminal:  # `file:line: target: problem`, the shape editors and CI logs link
+        console.print(f"{title}:")
+        for where, target, problem, suggestion in rows:
+            record = f"  {where}: " + (f"{target}: " if target else "") + problem
+            console.print(Text(record + (f" (did you mean {suggestion}?)" if suggestion else "")))
+        return
+    problems = Table(title=title, title_justify="left")
     problems.add_column("where")
     problems.add_column("target")
     problems.add_column("problem")
     problems.add_column("did you mean")
-    for d in pointers.dangling:
-        problems.add_row(f"{d.file}:{d.line}", Text(d.target), d.reason, Text(d.suggestion or ""))
-    for e in pointers.escapes:
-        problems.add_row(f"{e.file}:{e.line}", Text(e.target), e.reason, "")
-    for orphan in pointers.orphans:
-        problems.add_row(orphan, "", "orphan: nothing reachable links here", "")
-    for u in pointers.unreadable:
-        problems.add_row(u.file, "", f"unreadable: {u.message}", "")
+    for where, target, problem, suggestion in rows:
+        problems.add_row(where, Text(target), problem, Text(suggestion))
     console.print(problems)

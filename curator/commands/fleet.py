@@ -1,7 +1,8 @@
 """Fleet commands: init-fleet, plan, provision, set-aside (the workspace composer from the shell).
 
-Exit codes for ``plan`` tell CI what it found: 0 everything MATCH, 2 creations pending, 3 something
-DIVERGENT, 1 an error. ``provision`` exits 3 on divergence and writes nothing.
+Exit codes for ``plan`` tell CI what it found: 0 everything MATCH, 2 files PENDING (to create), 3
+something DIVERGENT, 1 an error. ``provision`` exits 3 on divergence and writes nothing; it exits 0
+only when the plan after writing is clean.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ def register(subparsers) -> None:
 
     provision = subparsers.add_parser("provision", help="create every pending seat file; refuses if anything diverged")
     _fleet_args(provision)
+    provision.add_argument("--adopt", action="store_true",
+                           help="add the fleet's owned keys into existing files that lack them (plan lists them "
+                                "as adoptable), keeping everything else; the diffs are printed before writing")
     provision.set_defaults(func=run_provision)
 
     aside = subparsers.add_parser("set-aside", help="rename a DIVERGENT file to <name>.divergent-<UTC stamp>")
@@ -49,8 +53,13 @@ def run_init_fleet(args) -> int:
     root = Path(args.dir).expanduser().absolute()
     target = root / DEFAULT_MANIFEST
     try:
+        content = example_manifest(root).encode("utf-8")
+    except UnicodeEncodeError:  # a name of bytes that are not UTF-8: TOML cannot spell it
+        raise PreparationError("the directory's name is not valid UTF-8; a fleet.toml cannot name it",
+                               path=ascii(str(root))) from None
+    try:
         root.mkdir(parents=True, exist_ok=True)
-        created = exclusive_create(target, example_manifest(root).encode("utf-8"), mode=0o644)
+        created = exclusive_create(target, content, mode=0o644)
     except OSError as err:
         raise PreparationError(f"cannot write the manifest: {err.strerror or err}", path=target) from None
     if not created:
@@ -69,8 +78,17 @@ def run_plan(args) -> int:
 
 def run_provision(args) -> int:
     fleet = load_manifest(args.fleet)
+    planned = None
+    if args.adopt:  # the diffs first; apply re-plans and writes only what it re-checked
+        planned = composer.plan_fleet(fleet, args.resident)
+        adoptions = [a.adoption for p in planned for a in p.artifacts if a.adoption is not None]
+        if not args.json:
+            for item in adoptions:
+                print(f"adopting {item.path}: adding {', '.join(item.added_keys)}")
+                sys.stdout.write(_indented(item.diff))
     try:
-        plans = composer.apply_fleet(fleet, args.resident)
+        plans = composer.apply_fleet(fleet, plans=planned, adopt=True) if args.adopt else \
+            composer.apply_fleet(fleet, args.resident)
     except CuratorError as err:
         if err.code != "FLEET_WORKSPACE_DIVERGENT":
             raise
@@ -103,9 +121,19 @@ def _print(plans: list[composer.ResidentPlan], as_json: bool, *, done: bool = Fa
                 print(f"            {art.reason}")
                 if art.owned_keys:
                     print(f"            owned: {', '.join(art.owned_keys)}")
-                for line in art.diff.splitlines():
-                    print(f"            {line}")
-    counts = {s: sum(a.status == s for p in plans for a in p.artifacts)
-              for s in (composer.CREATED, composer.MATCH, composer.DIVERGENT)}
-    print(f"{len(plans)} resident(s): {counts['MATCH']} MATCH, {counts['CREATED']} CREATED{'' if done else ' (pending)'}, "
-          f"{counts['DIVERGENT']} DIVERGENT")
+                if art.adoption is not None:
+                    print("            adoptable; `provision --adopt` would write:")
+                    sys.stdout.write(_indented(art.adoption.diff))
+                else:
+                    sys.stdout.write(_indented(art.diff))
+    # A plan's absent files are PENDING (to create); provision reports the ones it wrote as CREATED.
+    statuses = (composer.MATCH, composer.CREATED if done else composer.PENDING, composer.DIVERGENT)
+    counts = [f"{sum(a.status == s for p in plans for a in p.artifacts)} {s}" for s in statuses]
+    adoptable = sum(a.adoption is not None for p in plans for a in p.artifacts)
+    adopted = sum(a.status == composer.ADOPTED for p in plans for a in p.artifacts)
+    extra = f" ({adoptable} adoptable)" if adoptable else f", {adopted} ADOPTED" if adopted else ""
+    print(f"{len(plans)} resident(s): {', '.join(counts)}{extra}")
+
+
+def _indented(text: str) -> str:
+    return "".join(f"            {line}\n" for line in text.splitlines())

@@ -26,7 +26,7 @@ from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
 from curator.widgets.verbatim import verbatim
-from generators.composer import CREATED, DIVERGENT, MATCH
+from generators.composer import DIVERGENT, MATCH, PENDING
 
 
 def read_meter(memory_dir: Path, limits):
@@ -91,7 +91,7 @@ class FleetScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static(verbatim(f"Fleet · {self.fleet_path}"), id="fleet-title")
-        words = ", ".join(s.lower() for s in (DIVERGENT, CREATED, MATCH))
+        words = ", ".join(s.lower() for s in (DIVERGENT, PENDING, MATCH))
         yield Input(placeholder=f"/ filter: agent id, harness, or status ({words})…", id="fleet-filter", compact=True)
         yield FleetGrid(id="fleet-grid")
         with VerticalScroll(id="fleet-detail"):
@@ -152,7 +152,7 @@ class FleetScreen(Screen):
     def show_counts(self) -> None:
         statuses = [a.status for p in self.plans for a in p.artifacts]
         self.set_status(f"{len(self.plans)} residents · "
-                        + " · ".join(f"{statuses.count(s)} {s}" for s in (MATCH, CREATED, DIVERGENT)),
+                        + " · ".join(f"{statuses.count(s)} {s}" for s in (MATCH, PENDING, DIVERGENT)),
                         "$error" if DIVERGENT in statuses else "")
 
     def boot_cells(self) -> dict:

@@ -25,9 +25,9 @@ from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
-from generators.composer import CREATED, DIVERGENT, MATCH
+from generators.composer import ADOPTED, CREATED, DIVERGENT, MATCH, PENDING
 
-ORDER = {DIVERGENT: 0, CREATED: 1, MATCH: 2}  # what needs a decision first
+ORDER = {DIVERGENT: 0, PENDING: 1, MATCH: 2}  # what needs a decision first
 
 
 def short_where(plan, artifact) -> tuple[str, str]:
@@ -64,6 +64,7 @@ class PreviewScreen(Screen[bool]):
             yield Static(id="preview-diff-text")
         with HorizontalGroup(id="preview-buttons"):
             yield Button("Apply (enter)", id="apply", variant="primary", compact=True, disabled=True)
+            yield Button("Adopt (a)", id="adopt", variant="warning", compact=True, classes="hidden")
             yield Button("Cancel (esc/q)", id="cancel", compact=True)
             yield Static(id="preview-hint")
         yield KeysFooter()
@@ -118,24 +119,39 @@ class PreviewScreen(Screen[bool]):
 
     def counts(self) -> dict[str, int]:
         statuses = [a.status for _, a in self.rows]
-        return {s: statuses.count(s) for s in (MATCH, CREATED, DIVERGENT)}
+        return {s: statuses.count(s) for s in (MATCH, PENDING, DIVERGENT)}
+
+    def adoptable(self) -> list:
+        return [a for _, a in self.rows if a.status == DIVERGENT and getattr(a, "adoption", None) is not None]
 
     def show_verdict(self) -> None:
         counts = self.counts()
+        adoptable = len(self.adoptable())
         verdict = self.query_one("#preview-verdict", Static)
-        ready = not counts[DIVERGENT] and bool(counts[CREATED])
+        ready = not counts[DIVERGENT] and bool(counts[PENDING])
         self.query_one("#apply", Button).disabled = not ready
-        if counts[DIVERGENT]:
+        adopt = self.query_one("#adopt", Button)
+        adopt.set_class(not adoptable, "hidden")
+        adopt.disabled = not adoptable or adoptable < counts[DIVERGENT]
+        if counts[DIVERGENT] > adoptable:
             verdict.set_classes("refused")
             verdict.update(Content.assemble(
-                (f"REFUSED: {counts[DIVERGENT]} {DIVERGENT} file(s): nothing will be written. ", "bold $error"),
+                (f"REFUSED: {counts[DIVERGENT] - adoptable} {DIVERGENT} file(s): nothing will be written. ",
+                 "bold $error"),
                 "Select the file and press x to set it aside (renamed, nothing deleted), then enter re-creates it; "
                 "or keep the edit by hand: the file is then the resident's.",
+            ))
+        elif adoptable:
+            verdict.set_classes("refused")
+            verdict.update(Content.assemble(
+                (f"ADOPTABLE: {adoptable} existing file(s) lack the fleet's owned keys. ", "bold $warning"),
+                "a adds them and keeps every other byte (the diff below), and writes what is "
+                f"{PENDING}; or x sets a file aside.",
             ))
         elif ready:
             verdict.set_classes("ready")
             verdict.update(Content.assemble(
-                (f"READY: {counts[CREATED]} {CREATED} file(s) to write", "bold $success"),
+                (f"READY: {counts[PENDING]} file(s) {PENDING}", "bold $success"),
                 f", {counts[MATCH]} {MATCH}. enter applies: create-only, no existing file is overwritten "
                 "and bearer files are never touched once they exist.",
             ))
@@ -143,7 +159,7 @@ class PreviewScreen(Screen[bool]):
             verdict.set_classes("ready")
             verdict.update(Content.assemble((f"ALL {MATCH} ({counts[MATCH]} files).", "bold $success"),
                                             " Nothing to apply."))
-        hint = "x: set aside · " if counts[DIVERGENT] else ""
+        hint = ("a: adopt · " if adoptable else "") + ("x: set aside · " if counts[DIVERGENT] else "")
         self.query_one("#preview-hint", Static).update(verbatim(f"{hint}tab: diff, ↑↓ PgUp PgDn", "dim"))
 
     @on(DataTable.RowHighlighted, "#preview-table")
@@ -172,6 +188,10 @@ class PreviewScreen(Screen[bool]):
     def apply_pressed(self) -> None:
         self.action_apply()
 
+    @on(Button.Pressed, "#adopt")
+    def adopt_pressed(self) -> None:
+        self.action_adopt()
+
     @on(Button.Pressed, "#cancel")
     def cancel_pressed(self) -> None:
         self.action_close()
@@ -184,21 +204,51 @@ class PreviewScreen(Screen[bool]):
             self.app.notify(f"Refused: something is {DIVERGENT}, nothing was written. Set it aside (x) or keep it "
                             "by hand.", title="Not applied", severity="error", markup=False, timeout=8)
             return
-        if not counts[CREATED]:
+        if not counts[PENDING]:
             self.app.notify(f"Everything is {MATCH}: nothing to apply.", markup=False)
             return
+        self.write(adopt=False)
+
+    def write(self, *, adopt: bool) -> None:
         from generators.composer import apply_fleet
 
         try:
-            fresh = apply_fleet(self.fleet, plans=self.plans)
+            fresh = apply_fleet(self.fleet, plans=self.plans, adopt=adopt)
         except CuratorError as err:
             self.app.notify(str(err), title="Not applied", severity="error", markup=False, timeout=10)
             self.replan()
             return
         self.changed = True
-        created = [a for plan in fresh for a in plan.artifacts if a.status == CREATED]
-        self.app.notify(f"Applied: wrote {len(created)} file(s); re-planned.", markup=False)
+        written = [a for plan in fresh for a in plan.artifacts if a.status in (CREATED, ADOPTED)]
+        adopted = sum(a.status == ADOPTED for a in written)
+        self.app.notify(f"Applied: wrote {len(written)} file(s)" + (f", {adopted} adopted" if adopted else "")
+                        + "; re-planned.", markup=False)
         self.replan()  # what is on disk now: everything just written reads MATCH
+
+    def action_adopt(self) -> None:
+        """Add the fleet's owned keys to existing files that only lack them (every other byte kept),
+        after showing what would be added; the rest of the plan is written with them."""
+        from curator.screens.dialogs import ConfirmDialog
+        from curator.widgets.verbatim import diff_content
+
+        adoptable = self.adoptable()
+        if self.fleet is None or not adoptable:
+            self.app.notify("Nothing here can be adopted: only a file that lacks the fleet's owned keys can.",
+                            severity="warning", markup=False)
+            return
+        if len(adoptable) < self.counts()[DIVERGENT]:
+            self.app.notify(f"Refused: a {DIVERGENT} file holds other values for owned keys; set it aside (x) "
+                            "or keep it by hand first.", title="Not adopted", severity="error", markup=False)
+            return
+        body = Content("\n\n").join(diff_content(a.adoption.diff) for a in adoptable)
+
+        def decided(yes: bool | None) -> None:
+            if yes:
+                self.write(adopt=True)
+            else:
+                self.app.notify("Nothing was adopted.", markup=False)
+
+        self.app.push_screen(ConfirmDialog(f"Adopt {len(adoptable)} file(s)?", body, "Adopt"), decided)
 
     def action_set_aside(self) -> None:
         table = self.query_one("#preview-table", DataTable)

@@ -15,13 +15,15 @@ from textual.widgets import DataTable
 
 from curator.widgets.byte_meter import mini_meter
 from curator.widgets.verbatim import verbatim
-from generators.composer import CREATED, DIVERGENT, MATCH
+from generators.composer import ADOPTED, CREATED, DIVERGENT, MATCH, PENDING
 from generators.emission import ROLE_BEARER, ROLE_BOOT, ROLE_CONFIG, ROLE_MCP
 
 # Status values come from the core; only their look lives here.
-STATUS_STYLES = {MATCH: "$success", CREATED: "$warning", DIVERGENT: "bold $error"}
-STATUS_SYMBOLS = {MATCH: "✓", CREATED: "+", DIVERGENT: "✗"}
-WORST = (DIVERGENT, CREATED, MATCH)
+# PENDING: a plan's file to create; CREATED / ADOPTED: what a provision run just wrote.
+STATUS_STYLES = {MATCH: "$success", PENDING: "$warning", CREATED: "$success", ADOPTED: "$success",
+                 DIVERGENT: "bold $error"}
+STATUS_SYMBOLS = {MATCH: "✓", PENDING: "+", CREATED: "✓", ADOPTED: "✓", DIVERGENT: "✗"}
+WORST = (DIVERGENT, PENDING, CREATED, ADOPTED, MATCH)
 # (wide title, narrow title) per role; a role missing here is a file name and titles itself.
 ROLE_TITLES = {ROLE_CONFIG: ("config", "config"), ROLE_MCP: ("MCP servers", "MCP"),
                ROLE_BOOT: ("boot hook", "hook"), ROLE_BEARER: ("bearer files", "bearer")}
@@ -263,7 +265,12 @@ def artifact_detail(artifact, *, plan=None, with_diff: bool = True, diff: str | 
                  + (f" · owned: {', '.join(artifact.owned_keys)}" if artifact.owned_keys else "")),
         verbatim(f"why: {artifact.reason}"),
     ]
+    adoption = getattr(artifact, "adoption", None)
     shown = artifact.diff if diff is None else diff
+    if adoption is not None:  # what matters is what adopting would write: only added lines
+        parts.append(verbatim(f"adoptable: a (in the re-provision preview) adds {', '.join(adoption.added_keys)} "
+                              "and keeps every other byte:", "bold $accent"))
+        shown = adoption.diff
     if with_diff and shown:
         from curator.widgets.verbatim import diff_content
 

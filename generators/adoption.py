@@ -1,0 +1,374 @@
+"""Adopting a resident's own config file: add the fleet's owned keys, keep every other byte.
+
+A repo often already holds its own ``opencode.jsonc``, ``.kimi-code/mcp.json`` or ``.mcp.json``,
+with the user's keys and comments. When the fleet's owned keys are simply *absent* from it (not
+set to other values), the file can be adopted: the owned keys are added and nothing else changes.
+A file whose owned keys hold other values is not adoptable: it stays DIVERGENT.
+
+Generic over an artifact's owned projection, so any emitter's files get it: an owned key names its
+place in the document, dotted (``mcp.neo-mjs-memory-core`` is ``doc["mcp"]["neo-mjs-memory-core"]``;
+server names hold no dots), and the file's suffix picks the format (``.toml``; ``.json``/``.jsonc``).
+
+TOML is edited with tomlkit, which keeps comments and layout. For JSONC no library on PyPI is both
+sound and well kept for *editing* (json5 and commentjson drop comments; json-five's round-trip model
+has no API for inserting members with their layout; the jsonc-parser bindings are new native code),
+so JSON is edited by splicing text: a small scanner (strings, comments, nesting: only what is needed
+to find an object's members and its closing brace) finds where a member goes, and the new text is
+inserted there; nothing is removed or rewritten. Every adoption is then proven before it is offered:
+the new bytes parse (json5 / tomllib), their owned projection equals the fleet's, the document with
+the added keys taken out equals the old one, and the old bytes are all still there, in order (the
+change is insertions only).
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import json5
+import tomlkit
+
+from generators.projection import ABSENT, InvalidOwnedFile, differing_keys, loads_jsonc, project
+
+
+@dataclass(frozen=True)
+class Adoption:
+    """What ``provision --adopt`` would write into one existing file (pure data; nothing written)."""
+
+    path: Path
+    before: bytes
+    after: bytes
+    added_keys: tuple[str, ...]
+
+    @property
+    def diff(self) -> str:
+        """A unified diff of the whole file, before → after (only added lines)."""
+        return "".join(difflib.unified_diff(
+            self.before.decode("utf-8").splitlines(True), self.after.decode("utf-8").splitlines(True),
+            fromfile=f"{self.path} (on disk)", tofile=f"{self.path} (adopted)"))
+
+
+class NotAdoptable(ValueError):
+    """Why a file cannot be adopted. ``held``: its owned keys hold other values (plain drift), as
+    against a file that lacks them but cannot be edited safely."""
+
+    def __init__(self, reason: str, *, held: bool = False):
+        super().__init__(reason)
+        self.held = held
+
+
+def owned_path(key: str) -> tuple[str, ...]:
+    return tuple(key.split("."))
+
+
+def adopt(path: Path, convergence: str, found: bytes, expected: dict[str, object], prefix: str) -> Adoption:
+    """The adoption of ``found`` (the file's bytes) for an artifact whose owned projection is
+    ``expected``. Raises NotAdoptable with the reason when the owned keys already hold other values,
+    or when the edit cannot be proven to change nothing but them."""
+    try:
+        actual = project(convergence, found, prefix)
+    except InvalidOwnedFile as err:
+        raise NotAdoptable(err.reason) from None
+    changed = differing_keys(expected, actual)
+    if not changed:
+        raise NotAdoptable("its owned keys already match: nothing to adopt")
+    held = [k for k in changed if actual.get(k, ABSENT) != ABSENT]
+    if held:
+        raise NotAdoptable("owned keys already hold other values: " + ", ".join(held), held=True)
+    inserts = [(owned_path(key), expected[key]) for key in changed]
+    text = found.decode("utf-8")
+    kind = _format(path)
+    new_text = _toml_adopt(text, inserts) if kind == "toml" else _json_adopt(text, inserts)
+    after = new_text.encode("utf-8")
+    _prove(kind, convergence, text, new_text, after, inserts, expected, prefix)
+    return Adoption(path, found, after, tuple(changed))
+
+
+def _format(path: Path) -> str:
+    suffix = path.suffix.lower()
+    if suffix == ".toml":
+        return "toml"
+    if suffix in (".json", ".jsonc", ".json5"):
+        return "json"
+    raise NotAdoptable(f"no adoption for {path.name} files")
+
+
+# ------------------------------------------------------------------------------------------ proof
+
+
+def _prove(kind, convergence, text, new_text, after, inserts, expected, prefix) -> None:
+    loads = tomllib.loads if kind == "toml" else loads_jsonc
+    try:
+        old_doc, new_doc = loads(text), loads(new_text)
+        adopted = project(convergence, after, prefix)
+    except (ValueError, InvalidOwnedFile, RecursionError) as err:
+        raise NotAdoptable(f"the edited file would not parse ({err})") from None
+    if differing_keys(expected, adopted):
+        raise NotAdoptable("the edited file's owned keys would still differ")
+    stripped = copy.deepcopy(new_doc)
+    for path, _ in inserts:
+        _remove(stripped, path)
+    if _prune_empty(stripped, old_doc, inserts) != old_doc:
+        raise NotAdoptable("the edit would change keys the fleet does not own")
+    opcodes = difflib.SequenceMatcher(None, text, new_text, autojunk=False).get_opcodes()
+    if any(tag not in ("equal", "insert") for tag, *_ in opcodes):
+        raise NotAdoptable("the edit would rewrite bytes outside the owned keys")
+
+
+def _remove(doc: dict, path: tuple[str, ...]) -> None:
+    for part in path[:-1]:
+        doc = doc[part]
+    del doc[path[-1]]
+
+
+def _prune_empty(doc: dict, old: dict, inserts) -> dict:
+    """Drop the parent tables the adoption created (empty once its keys are removed)."""
+    for path, _ in inserts:
+        for size in range(len(path) - 1, 0, -1):
+            parent = path[:size]
+            node, old_node = doc, old
+            for part in parent[:-1]:
+                node, old_node = node.get(part, {}), old_node.get(part, {}) if isinstance(old_node, dict) else {}
+            if node.get(parent[-1]) == {} and parent[-1] not in old_node:
+                del node[parent[-1]]
+    return doc
+
+
+# ------------------------------------------------------------------------------------------- TOML
+
+
+def _toml_adopt(text: str, inserts) -> str:
+    doc = tomlkit.parse(text)
+    for path, value in inserts:
+        container = doc
+        for part in path[:-1]:
+            if part not in container:
+                container[part] = tomlkit.table()
+            container = container[part]
+        container[path[-1]] = tomlkit.item(value)
+    return tomlkit.dumps(doc)
+
+
+# ------------------------------------------------------------------------------------------- JSON
+
+
+class _Scan:
+    """Just enough of JSON5 to find an object's members and its closing brace. The text has already
+    parsed (its projection was built), so a surprise here means "do not touch": NotAdoptable."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def fail(self, at: int):
+        raise NotAdoptable(f"cannot place the owned keys (unexpected text at character {at})")
+
+    def skip(self, i: int) -> int:
+        """Past whitespace and comments."""
+        text = self.text
+        while i < len(text):
+            if text[i] in " \t\r\n\ufeff\u00a0\u2028\u2029":
+                i += 1
+            elif text.startswith("//", i):
+                end = text.find("\n", i)
+                i = len(text) if end < 0 else end
+            elif text.startswith("/*", i):
+                end = text.find("*/", i + 2)
+                if end < 0:
+                    self.fail(i)
+                i = end + 2
+            else:
+                break
+        return i
+
+    def string_end(self, i: int) -> int:
+        text, quote = self.text, self.text[i]
+        i += 1
+        while i < len(text):
+            if text[i] == "\\":
+                i += 2
+            elif text[i] == quote:
+                return i + 1
+            else:
+                i += 1
+        self.fail(i)
+
+    def value_end(self, i: int) -> int:
+        text = self.text
+        if i >= len(text):
+            self.fail(i)
+        if text[i] in "\"'":
+            return self.string_end(i)
+        if text[i] in "{[":
+            depth = 0
+            while i < len(text):
+                i = self.skip(i)
+                char = text[i] if i < len(text) else ""
+                if char in "\"'":
+                    i = self.string_end(i)
+                    continue
+                if char in "{[":
+                    depth += 1
+                elif char in "}]":
+                    depth -= 1
+                    if depth == 0:
+                        return i + 1
+                elif not char:
+                    break
+                i += 1
+            self.fail(i)
+        start = i
+        while i < len(text) and text[i] not in ",]}/ \t\r\n":
+            i += 1
+        if i == start:
+            self.fail(i)
+        return i
+
+    def members(self, start: int) -> tuple[list[tuple[str, int, int, int]], int]:
+        """(members as (key, key start, value start, value end), index of the closing brace)."""
+        text = self.text
+        if text[start] != "{":
+            self.fail(start)
+        found = []
+        i = self.skip(start + 1)
+        while i < len(text) and text[i] != "}":
+            key_start = i
+            if text[i] in "\"'":
+                i = self.string_end(i)
+                key = json5.loads(text[key_start:i])
+            else:
+                while i < len(text) and text[i] not in ": \t\r\n/":
+                    i += 1
+                key = text[key_start:i]
+            i = self.skip(i)
+            if i >= len(text) or text[i] != ":":
+                self.fail(i)
+            value_start = self.skip(i + 1)
+            value_end = self.value_end(value_start)
+            found.append((key, key_start, value_start, value_end))
+            i = self.skip(value_end)
+            if i < len(text) and text[i] == ",":
+                i = self.skip(i + 1)
+            elif i >= len(text) or text[i] != "}":
+                self.fail(i)
+        if i >= len(text):
+            self.fail(i)
+        return found, i
+
+
+def _json_adopt(text: str, inserts) -> str:
+    scan = _Scan(text)
+    newline = "\r\n" if "\r\n" in text else "\n"
+    top = scan.skip(0)
+    # Group the inserts per target object: (path of the object) → [(key, value)].
+    edits: dict[tuple[str, ...], list[tuple[str, object]]] = {}
+    for path, value in inserts:
+        members = scan.members(top)[0]
+        for depth, part in enumerate(path[:-1]):
+            match = [m for m in members if m[0] == part]
+            if len(match) > 1:
+                raise NotAdoptable(f"the key {part!r} appears twice; which one counts is unclear")
+            if not match:  # the rest of the path does not exist: insert it whole, one level up
+                value = _nest(path[depth + 1:], value)
+                path = path[:depth + 1]
+                break
+            if text[match[0][2]] != "{":
+                raise NotAdoptable(f"{'.'.join(path[:depth + 1])} is not an object")
+            members = scan.members(match[0][2])[0]
+        edits.setdefault(path[:-1], []).append((path[-1], value))
+    # Splice from the end of the text backwards, so earlier offsets stay valid.
+    spliced = []
+    for parent, entries in edits.items():
+        start = _object_start(scan, top, parent)
+        spliced += _insertions(scan, start, _merge(entries), newline)
+    out = text
+    for at, insertion in sorted(spliced, key=lambda item: item[0], reverse=True):
+        out = out[:at] + insertion + out[at:]
+    return out
+
+
+def _nest(path: tuple[str, ...], value: object) -> object:
+    for part in reversed(path):
+        value = {part: value}
+    return value
+
+
+def _merge(entries: list[tuple[str, object]]) -> list[tuple[str, object]]:
+    """Entries for one object, with new parents that several keys share merged into one member."""
+    merged: dict[str, object] = {}
+    for key, value in entries:
+        if key in merged and isinstance(merged[key], dict) and isinstance(value, dict):
+            merged[key] = {**merged[key], **value}
+        else:
+            merged[key] = value
+    return list(merged.items())
+
+
+def _object_start(scan: _Scan, top: int, parent: tuple[str, ...]) -> int:
+    start = top
+    for part in parent:
+        start = next(m[2] for m in scan.members(start)[0] if m[0] == part)
+    return start
+
+
+def _line_indent(text: str, at: int) -> str:
+    line_start = text.rfind("\n", 0, at) + 1
+    prefix = text[line_start:at]
+    return prefix[:len(prefix) - len(prefix.lstrip(" \t"))]
+
+
+def _line_end(text: str, at: int) -> int:
+    """Past the spaces and one-line comments after ``at`` up to the end of its line (where a new
+    member goes, so a comment stays on the line it annotates), or ``at`` if other text follows."""
+    i = at
+    while i < len(text):
+        if text[i] in " \t":
+            i += 1
+        elif text.startswith("/*", i) and "\n" not in text[i:text.find("*/", i) + 2 if "*/" in text[i:] else len(text)]:
+            i = text.find("*/", i) + 2
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end
+            break
+        else:
+            break
+    if i < len(text) and text[i] == "\r" and text.startswith("\r\n", i):
+        return i
+    return i if i >= len(text) or text[i] == "\n" else at
+
+
+def _insertions(scan: _Scan, start: int, entries, newline: str) -> list[tuple[int, str]]:
+    """Where to insert ``entries`` into the object at ``start``, and the text for each place."""
+    text = scan.text
+    members, close = scan.members(start)
+    base = _line_indent(text, start)
+    multiline = "\n" in text[start:members[0][1]] if members else True
+    indent = _line_indent(text, members[0][1]) if members and multiline else base + "  "
+
+    def member(key: str, value: object) -> str:
+        if multiline:
+            rendered = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", newline + indent)
+        else:  # an object written on one line gets its new members on that line too
+            rendered = json.dumps(value, ensure_ascii=False)
+        return f"{json.dumps(key, ensure_ascii=False)}: {rendered}"
+
+    separator = "," + (newline + indent if multiline else " ")
+    body = separator.join(member(key, value) for key, value in entries)
+    if not members:
+        inner = text[start + 1:close]
+        tail = "" if "\n" in inner else newline + base
+        return [(start + 1, newline + indent + body + tail)]
+    last_end = members[-1][3]
+    after = scan.skip(last_end)
+    trailing = text[after] == ","  # a trailing comma stays a trailing comma
+    if not multiline:
+        return [(after + 1, " " + body + ",")] if trailing else [(last_end, ", " + body)]
+    if trailing:
+        return [(_line_end(text, after + 1), newline + indent + body + ",")]
+    line_end = _line_end(text, last_end)
+    if line_end == last_end:
+        return [(last_end, "," + newline + indent + body)]
+    return [(last_end, ","), (line_end, newline + indent + body)]
