@@ -18,6 +18,8 @@ CREATE_ONLY = "create-only"          # bearer files: any content is MATCH
 KIMI_CONFIG = "kimi-config"          # owned projection of config.toml
 KIMI_MCP = "kimi-mcp"                # prefixed mcpServers of mcp.json
 OPENCODE_CONFIG = "opencode-config"  # instructions + prefixed mcp of opencode.jsonc
+CLAUDE_SETTINGS = "claude-settings"  # memory dir, identity hook entry, fleet MCP rules of settings.json
+CLAUDE_MCP = "claude-mcp"            # prefixed mcpServers of the repo's .mcp.json
 WHOLE_FILE = "whole-file"            # scripts: byte for byte
 WHOLE_FILE_KEY = "(whole file)"      # what a script reports as its owned keys
 WHOLE_FILE_KEYS = (WHOLE_FILE_KEY,)
@@ -34,6 +36,8 @@ CONVERGENCE_ROLES: dict[str, tuple[str, ...]] = {
     KIMI_CONFIG: (ROLE_CONFIG,),
     KIMI_MCP: (ROLE_MCP,),
     OPENCODE_CONFIG: (ROLE_CONFIG, ROLE_MCP),
+    CLAUDE_SETTINGS: (ROLE_CONFIG,),
+    CLAUDE_MCP: (ROLE_MCP,),
     WHOLE_FILE: (ROLE_BOOT,),
 }
 
