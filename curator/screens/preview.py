@@ -159,8 +159,17 @@ class PreviewScreen(Screen[bool]):
             verdict.set_classes("ready")
             verdict.update(Content.assemble((f"ALL {MATCH} ({counts[MATCH]} files).", "bold $success"),
                                             " Nothing to apply."))
+        self.refresh_bindings()
         hint = ("a: adopt · " if adoptable else "") + ("x: set aside · " if counts[DIVERGENT] else "")
         self.query_one("#preview-hint", Static).update(verbatim(f"{hint}tab: diff, ↑↓ PgUp PgDn", "dim"))
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        """The footer offers adopt and set aside only when the plan has something for them."""
+        if action == "adopt":
+            return bool(self.adoptable())
+        if action == "set_aside":
+            return bool(self.counts()[DIVERGENT])
+        return True
 
     @on(DataTable.RowHighlighted, "#preview-table")
     def show_row(self) -> None:

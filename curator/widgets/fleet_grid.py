@@ -78,7 +78,7 @@ class Layout:
     padding: int  # DataTable cell padding per side (0: one leading space per cell instead)
 
 
-LAYOUTS = (Layout(8, False, False, 1), Layout(4, False, False, 1), Layout(0, False, True, 1),
+LAYOUTS = (Layout(8, False, False, 1), Layout(0, False, False, 1), Layout(0, False, True, 1),
            Layout(0, True, True, 0))
 FIXED = 2  # the mark and the resident stay in view if the grid must still scroll sideways
 
