@@ -11,10 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.app import App
-from textual.binding import Binding
 
 import styles
 from curator.errors import CuratorError
+from curator.keys import load_keymap
+from curator.widgets.keymap import bindings
 
 
 def curator_commands():
@@ -33,12 +34,8 @@ class CuratorApp(App[int]):
     # CSS_PATH re-parses and restyles everything when it is pushed). The fleet sheet comes with its screens.
     CSS_PATH = [styles.path("app.tcss"), styles.path("index.tcss")]
     COMMANDS = App.COMMANDS | {curator_commands}
-    BINDINGS = [
-        Binding("f1", "help", "Help"),
-        Binding("question_mark", "help", "Help", show=False, key_display="?"),
-        Binding("ctrl+p", "command_palette", "Commands", show=False, priority=True),  # the footer shows it
-        Binding("ctrl+q", "quit", "Quit", priority=True),
-    ]
+    # Every key is in the registry (curator/keys.py); keys.toml in the user config dir rebinds by id.
+    BINDINGS = bindings("app")
 
     def __init__(
         self,
@@ -49,8 +46,11 @@ class CuratorApp(App[int]):
         profile: str | None = None,
         analysis_delay: float = 0.3,
         state_dir: str | Path | None = None,
+        keymap_file: str | Path | None = None,
     ):
         super().__init__()
+        self.key_overrides, self.keymap_problems = load_keymap(Path(keymap_file) if keymap_file else None)
+        self.set_keymap(self.key_overrides)
         if memory_dir is None and fleet_path is None:
             raise ValueError("give a memory dir or a fleet manifest")
         self.memory_dir = Path(memory_dir) if memory_dir is not None else None
@@ -70,6 +70,8 @@ class CuratorApp(App[int]):
         return super().get_default_screen()
 
     def on_mount(self) -> None:
+        for problem in self.keymap_problems:
+            self.notify(problem, title="Key overrides", severity="warning", markup=False, timeout=10)
         if self.fleet_path is not None:
             from curator.screens.fleet import FleetScreen
 
@@ -82,7 +84,41 @@ class CuratorApp(App[int]):
     def open_seat(self, memory_dir: Path, *, resident_id: str | None = None, profile: str | None = None) -> None:
         from curator.screens.index import IndexScreen
 
-        self.push_screen(IndexScreen(memory_dir, resident_id=resident_id, profile=profile))
+        def open_it() -> None:
+            self.push_screen(IndexScreen(memory_dir, resident_id=resident_id, profile=profile))
+
+        self.leave_index_screens("open another seat", open_it)
+
+    def dirty_index_screen(self):
+        """The topmost index screen with unsaved edits, or None."""
+        return next((s for s in reversed(self.screen_stack) if getattr(s, "dirty", False)), None)
+
+    def leave_index_screens(self, leaving: str, then) -> None:
+        """Run ``then`` once no index screen holds unsaved edits (each asks save / discard / cancel)."""
+        screen = self.dirty_index_screen()
+        if screen is None:
+            then()
+        else:
+            screen.confirm_leaving(leaving, lambda: self.leave_index_screens(leaving, then))
+
+    async def action_quit(self) -> None:
+        """ctrl+q: quit, after save / discard / cancel when an index has unsaved edits."""
+        self.leave_index_screens("quit the app", self.exit)
+
+    def action_reprovision_preview(self) -> None:
+        """F4 in every screen and focus: the re-provision preview of what the screen shows (this seat,
+        the fleet panel's marked residents); over a dialog, of the screen beneath it."""
+        from curator.screens.preview import PreviewScreen
+
+        if isinstance(self.screen, PreviewScreen):
+            self.notify("This is the re-provision preview (esc closes it).", timeout=3)
+            return
+        for screen in reversed(self.screen_stack):
+            if hasattr(screen, "action_preview"):
+                screen.action_preview()
+                return
+        self.notify("Nothing here to preview: open a fleet (`seat-curator tui --fleet fleet.toml`).",
+                    severity="warning", markup=False)
 
     def open_preview(self, resident_ids: list[str]) -> None:
         """The re-provision preview; when it changed something, the fleet panel re-plans."""
@@ -126,14 +162,15 @@ class CuratorApp(App[int]):
         return next((p for p in plans if p.memory_dir.resolve() == wanted), None)
 
     def action_help(self) -> None:
-        from curator.screens.help import HelpScreen, described_bindings
+        """F1: the keys of the screen or dialog on top (from the registry), and the app's."""
+        from curator.screens.help import HelpScreen, keys_for
 
         if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
             return
         screen = self.screen
-        keys = described_bindings(screen, self)
-        title = getattr(screen, "HELP_TITLE", self.TITLE)
-        self.push_screen(HelpScreen(keys, title, editor=getattr(screen, "HAS_EDITOR", False)))
+        title = getattr(screen, "HELP_TITLE", None) or getattr(screen, "title_text", None) or self.TITLE
+        self.push_screen(HelpScreen(keys_for(screen, self), title))
 
 
 def run_app(memory_dir: str | Path | None = None, fleet_path: str | Path | None = None, **options) -> int:

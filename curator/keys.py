@@ -33,6 +33,11 @@ class Action:
     key_display: str | None = None
     priority: bool = False  # checked before the focused widget: for keys a text widget also binds
     rank: int = 50  # footer order: lower first, so the most important keys stay in view at 80 columns
+    short: str = ""  # the footer's word for it when the description is long (help and palette say it all)
+
+    @property
+    def footer_label(self) -> str:
+        return self.short or self.description
 
 
 # Where each target's keys work, in the words the help screen uses.
@@ -60,45 +65,50 @@ TARGETS = {
 
 ACTIONS: tuple[Action, ...] = (
     # -- everywhere (priority: they work in every focus, the editor included) ------------------------
-    Action("app.reprovision", "app", "reprovision_preview", "Re-provision preview", "f4", priority=True, rank=4),
-    Action("app.help", "app", "help", "Help (keys here)", "f1", priority=True, rank=80),
+    Action("app.reprovision", "app", "reprovision_preview", "Re-provision preview", "f4", priority=True, rank=4,
+           short="Preview"),
+    Action("app.help", "app", "help", "Help", "f1", priority=True, rank=10),
     Action("app.palette", "app", "command_palette", "Commands", "ctrl+p", priority=True, rank=85),
-    Action("app.quit", "app", "quit", "Quit", "ctrl+q", priority=True, rank=90),
+    Action("app.quit", "app", "quit", "Quit", "ctrl+q", priority=True, rank=11),
     # -- the index screen (ctrl+/F keys: they work while the editor has focus) -----------------------
     Action("index.save", "index", "save", "Save", "ctrl+s", priority=True, rank=1),
-    Action("index.switch_pane", "index", "switch_pane", "Editor ⇄ panels", "f2", rank=2),
-    Action("index.undo_change", "index", "undo_change", "Undo change", "f8", rank=6),
-    Action("index.redo_change", "index", "redo_change", "Redo change", "f9", rank=7),
-    Action("index.reload", "index", "reload", "Reload from disk", "ctrl+r,f5", key_display="^r", rank=30),
+    Action("index.switch_pane", "index", "switch_pane", "Editor ⇄ panels", "f2", show=False, rank=2),
+    Action("index.undo_change", "index", "undo_change", "Undo change", "f8", rank=8),
+    Action("index.redo_change", "index", "redo_change", "Redo change", "f9", rank=9),
+    Action("index.reload", "index", "reload", "Reload from disk", "ctrl+r,f5", key_display="^r", rank=30,
+           short="Reload"),
     # -- the editor -------------------------------------------------------------------------------
-    Action("editor.find", "editor", "screen.find", "Find", "ctrl+f", rank=10),
-    Action("editor.find_next", "editor", "screen.find_next", "Find next", "f3", show=False, rank=11),
-    Action("editor.goto_line", "editor", "screen.goto_line", "Go to line", "ctrl+g", rank=12),
+    Action("editor.to_panels", "editor", "screen.focus_panels", "To the panels", "f2", rank=2, short="Panels"),
+    Action("editor.find", "editor", "screen.find", "Find", "ctrl+f", rank=12),
+    Action("editor.find_next", "editor", "screen.find_next", "Find next", "f3", show=False, rank=13),
+    Action("editor.goto_line", "editor", "screen.goto_line", "Go to line", "ctrl+g", rank=14),
     Action("editor.leave", "editor", "screen.focus_panels", "To the panels", "escape", show=False, rank=13),
     # -- every panel (letters: a panel's table takes no text) -----------------------------------------
-    Action("panels.goto", "panels", "screen.goto_row", "Go to line in editor", "enter", rank=15),
+    Action("panels.to_editor", "panels", "screen.focus_editor", "To the editor", "f2", rank=2, short="Editor"),
+    Action("panels.goto", "panels", "screen.goto_row", "Go to line in editor", "enter", rank=15,
+           short="Go to line"),
     Action("panels.search_archive", "panels", "screen.search_archive", "Search archive", "slash",
            key_display="/", rank=40),
     Action("panels.back", "panels", "screen.back", "Back to fleet", "escape,f", key_display="esc", rank=45),
-    Action("panels.help", "panels", "app.help", "Help (keys here)", "question_mark", show=False,
+    Action("panels.help", "panels", "app.help", "Help", "question_mark", show=False,
            key_display="?", rank=81),
     *(Action(f"panels.tab_{n}", "panels", f"screen.tab('{tab}')", f"{label} panel", str(n), show=False, rank=60 + n)
       for n, (tab, label) in enumerate((("entries", "Entries"), ("merge", "Merge"), ("trim", "Trim"),
                                          ("archive", "Archive"), ("pointers", "Pointers"), ("load", "Load")), 1)),
-    Action("entries.mark", "entries", "toggle_mark", "Mark entry", "space", rank=20),
-    Action("entries.merge", "entries", "screen.merge", "Merge marked", "m", rank=21),
-    Action("entries.archive", "entries", "screen.archive", "Archive", "a", rank=22),
+    Action("entries.mark", "entries", "toggle_mark", "Mark entry", "space", rank=5, short="Mark"),
+    Action("entries.merge", "entries", "screen.merge", "Merge marked", "m", rank=6, short="Merge"),
+    Action("entries.archive", "entries", "screen.archive", "Archive", "a", rank=7),
     Action("entries.sort", "entries", "cycle_sort", "Sort", "s", rank=35),
-    Action("merge.merge", "merge", "screen.merge", "Merge", "m", rank=21),
-    Action("trim.trim", "trim", "screen.trim", "Trim", "t", rank=21),
-    Action("archive.restore", "archive", "screen.restore", "Restore", "r", rank=21),
+    Action("merge.merge", "merge", "screen.merge", "Merge", "m", rank=6),
+    Action("trim.trim", "trim", "screen.trim", "Trim", "t", rank=6),
+    Action("archive.restore", "archive", "screen.restore", "Restore", "r", rank=6),
     Action("archive_search.back", "archive_search", "screen.leave_search", "Back to the list", "escape", rank=15),
     # -- dialogs (no text field has focus where these letters are bound) -----------------------------
     Action("confirm.yes", "confirm", "answer(True)", "Apply", "y", rank=1),
     Action("confirm.no", "confirm", "answer(False)", "Cancel", "n,escape", key_display="n/esc", rank=2),
     Action("confirm.down", "confirm", "scroll_body(1)", "Scroll down", "down,j", show=False, rank=70),
     Action("confirm.up", "confirm", "scroll_body(-1)", "Scroll up", "up,k", show=False, rank=71),
-    Action("confirm.page_down", "confirm", "scroll_page(1)", "Page down", "pagedown,space", show=False, rank=72),
+    Action("confirm.page_down", "confirm", "scroll_page(1)", "Page down", "pagedown", show=False, rank=72),
     Action("confirm.page_up", "confirm", "scroll_page(-1)", "Page up", "pageup", show=False, rank=73),
     Action("merge_dialog.edit", "merge_dialog", "edit", "Edit the merged line", "e", rank=3),
     Action("conflict.reload", "conflict", "choose('reload')", "Reload from disk", "r", rank=1),
@@ -111,9 +121,11 @@ ACTIONS: tuple[Action, ...] = (
     Action("text_dialog.close", "text_dialog", "close", "Close", "escape,q,enter", key_display="esc", rank=1),
     Action("help.close", "help", "close", "Close help", "escape,q,f1,question_mark", key_display="esc", rank=1),
     Action("line_prompt.cancel", "line_prompt", "cancel", "Cancel", "escape", rank=2),
+    Action("line_prompt.ok", "line_prompt", "submit", "Go", "enter", show=True, rank=1),
     # -- the fleet panel and the re-provision preview (their screens bind these ids) ------------------
-    # Short words, most used first: at 80 columns the footer shows p, o, x, d and c.
-    Action("fleet.preview", "fleet", "preview", "Re-provision", "p", rank=4),
+    # Short words, most used first, so o, x, d and c fit at 80 columns. p is the panel's own key for
+    # the preview; the footer shows the app-wide f4 for it, as on every screen.
+    Action("fleet.preview", "fleet", "preview", "Re-provision preview", "p", show=False, rank=4),
     Action("fleet.open_seat", "fleet", "open_seat", "Open seat", "o", rank=5),
     Action("fleet.set_aside", "fleet", "set_aside", "Set aside", "x", rank=20),
     Action("fleet.show_diff", "fleet", "show_diff", "Diff", "d", rank=21),

@@ -132,6 +132,14 @@ async def test_in_the_filter_letters_are_text_and_esc_returns_to_the_grid(tmp_pa
         await pilot.press("p")
         await settle(app, pilot)
         assert isinstance(app.screen, PreviewScreen) and app.screen.resident_ids == [OPENCODE]
+        await pilot.press("q")
+        await settle(app, pilot)
+        await pilot.press("slash")  # the filter focused again: f4 still opens the preview
+        assert app.focused is box
+        await pilot.press("f4")
+        await settle(app, pilot)
+        assert isinstance(app.screen, PreviewScreen) and app.screen.resident_ids == [OPENCODE]
+        assert box.value == "open"
 
 
 async def test_enter_in_the_filter_returns_to_the_grid_and_a_click_selects_a_cell(tmp_path):

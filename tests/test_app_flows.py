@@ -16,6 +16,8 @@ from curator.screens.index import IndexScreen
 from curator.screens.preview import PreviewScreen
 from curator.widgets.byte_meter import ByteMeter
 from curator.widgets.entries_table import EntriesTable
+from curator.widgets.merge_panel import MergeTable
+from curator.widgets.trim_panel import TrimTable
 from test_app_fixtures import app_env, artifact_path, make_divergent, settle, write_fleet, write_seat  # noqa: F401
 
 SIZE = (120, 36)
@@ -94,7 +96,7 @@ async def test_merge_lever_previews_applies_and_keeps_every_pointer(tmp_path):
     before = (seat / "MEMORY.md").read_bytes()
     async with running(CuratorApp(seat)) as (app, pilot):
         await pilot.press("f2", "2")  # leave the editor, Merge panel
-        assert app.screen.merge_candidates, "the fixture has two near-duplicate CI rules"
+        assert app.screen.query_one(MergeTable).candidates, "the fixture has two near-duplicate CI rules"
         await pilot.press("m")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)
@@ -127,7 +129,7 @@ async def test_archive_moves_the_entry_to_archive_md_and_undo_restores(tmp_path)
         assert b"Never force-push" not in (seat / "MEMORY.md").read_bytes()
         assert "Never force-push" not in app.screen.query_one(TextArea).text
         assert "Never force-push" in table_text(app.screen.query_one("#archive-table", DataTable))
-        await pilot.press("alt+z")
+        await pilot.press("f8")
         await settle(app, pilot)
     assert (seat / "MEMORY.md").read_bytes() == before
     assert not (seat / "ARCHIVE.md").exists()
@@ -148,7 +150,7 @@ async def test_trim_split_moves_the_tail_to_the_detail_file(tmp_path):
     seat = write_seat(tmp_path / "memory")
     async with running(CuratorApp(seat)) as (app, pilot):
         await pilot.press("f2", "3")
-        suggestion = app.screen.trim_suggestions[0]
+        suggestion = app.screen.query_one(TrimTable).suggestions[0]
         assert suggestion.kind == "split"
         await pilot.press("t", "y")
         await settle(app, pilot)
@@ -227,7 +229,7 @@ async def test_command_palette_offers_the_screen_actions(tmp_path):
 async def test_p_without_a_fleet_explains_how(tmp_path):
     seat = write_seat(tmp_path / "memory")
     async with running(CuratorApp(seat)) as (app, pilot):
-        await pilot.press("f2", "p")
+        await pilot.press("f4")  # the preview key works in the editor
         await pilot.pause()
         assert isinstance(app.screen, IndexScreen)
         assert any("--fleet" in str(n.message) for n in app._notifications)
@@ -302,7 +304,7 @@ async def test_fleet_opens_a_seat_and_p_previews_that_seat(tmp_path):
         await settle(app, pilot)
         assert isinstance(app.screen, IndexScreen)
         assert app.screen.resident_id == "@neo-kimi-iris"
-        await pilot.press("f2", "p")
+        await pilot.press("f4")  # the preview key works in the editor
         await settle(app, pilot)
         assert isinstance(app.screen, PreviewScreen)
         assert app.screen.resident_ids == ["@neo-kimi-iris"]
@@ -334,12 +336,12 @@ async def test_seat_and_fleet_together_open_the_seat_over_the_fleet(tmp_path):
         await settle(app, pilot)
         assert isinstance(app.screen, IndexScreen)
         assert (app.screen.resident_id, app.screen.profile) == ("@neo-opencode-juno", "opencode")
-        await pilot.press("f2", "p")
+        await pilot.press("f4")  # the preview key works in the editor
         await settle(app, pilot)
         assert isinstance(app.screen, PreviewScreen) and app.screen.resident_ids == ["@neo-opencode-juno"]
         await pilot.press("escape")
         await pilot.pause()
-        await pilot.press("f")
+        await pilot.press("f2", "f")  # to the panels, where f is back to the fleet
         await settle(app, pilot)
         assert isinstance(app.screen, FleetScreen)
 
@@ -367,16 +369,13 @@ def test_tui_on_a_missing_dir_is_a_one_line_error(tmp_path, capsys):
 async def test_an_analysis_arriving_while_the_panels_mount_waits_for_them(tmp_path, monkeypatch):
     """A result delivered while the panels are still being composed (a slow machine) is held and
     shown once every panel exists, instead of querying tabs that are not there yet."""
-    from curator.analysis import analyze
-
     delivered = []
 
     def deliver_early(table: EntriesTable) -> None:  # the first panel mounts; the others are still coming
         screen = table.screen
-        raw = screen.editor_bytes()
-        result = analyze(screen.memory_dir, index_bytes=raw, limits=screen.limits)
-        screen.show_analysis(result, raw, screen.lever_suggestions(result))
-        delivered.append(raw)
+        result = screen.analyse(screen.editor_bytes())  # what the worker posts
+        screen.on_analysis_ready(result)
+        delivered.append(result.raw)
 
     monkeypatch.setattr(EntriesTable, "on_mount", deliver_early, raising=False)
     seat = write_seat(tmp_path / "memory")

@@ -1,69 +1,60 @@
 """The bearer's index screen: MEMORY.md in an editor, the byte meter always in view, panels beside.
 
+The screen composes its parts and routes their messages; each part owns its own state:
+- ``IndexEditor`` (widgets/index_editor.py): the text, the disk version, dirty, find, go-to-line;
+- ``IndexPanels`` (widgets/index_panels.py): one widget per panel, each with its table and keys;
+- ``LeverFlows`` (screens/index_levers.py): plan → preview → confirm → apply for every lever;
+- the seat store (curator/store.py): every write, journalled for undo.
+
+Messages routed here: ``AnalysisReady`` (a worker analysed the text), ``ChangeApplied`` (the store
+wrote), ``FileChangedOnDisk`` (the watcher saw MEMORY.md change, vanish or turn unreadable),
+``IndexEditor.DirtyChanged`` (the unsaved mark). Keys come from the registry (curator/keys.py).
+
 Keystroke path: the meter is re-measured on every edit (bytes of the editor text; no parsing). The
-full analysis (entries, candidates, pointers, load preview) runs debounced in a thread worker and
-posts its result back. Levers are planned by the core, previewed here, confirmed, and applied by the
-seat store; the editor then shows the new text. Nothing on this screen writes a file itself.
+full analysis runs debounced in a thread worker.
 """
 
 from __future__ import annotations
 
-import difflib
+import os
 import time
 from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Input, Static, TabbedContent, TabPane, TextArea
+from textual.widgets import DataTable, Static, TabbedContent
 
-from curator.change import Change, digest
+from curator.change import Change
 from curator.errors import ConflictError, CuratorError
-from curator.fsio import read_bytes
+from curator.keys import REGISTRY, display_keys, effective_keys
 from curator.meter import Limits, measure
-from curator.screens.dialogs import ConfirmDialog, ConflictDialog, DiffDialog
-from curator.widgets.byte_meter import ZONE_WORDS, ByteMeter
-from curator.widgets.entries_table import EntriesTable
+from curator.screens.dialogs import ConflictDialog, DiffDialog, LinePrompt, UnsavedDialog
+from curator.screens.index_levers import LeverFlows
+from curator.widgets.archive_panel import ArchivePanel, ArchiveSearch
+from curator.widgets.byte_meter import ByteMeter
 from curator.widgets.footer import KeysFooter
 from curator.widgets.index_editor import IndexEditor
-from curator.widgets.tables import fill
-from curator.widgets.verbatim import diff_content, verbatim
+from curator.widgets.index_panels import IndexPanels
+from curator.widgets.keymap import bindings
+from curator.widgets.messages import AnalysisReady, ChangeApplied, FileChangedOnDisk
+from curator.widgets.panel_table import PanelTable
+from curator.widgets.verbatim import verbatim
 
 INDEX_NAME = "MEMORY.md"
 ARCHIVE_NAME = "ARCHIVE.md"
-PANEL_TABS = ("entries", "merge", "trim", "archive", "pointers", "load")
+WATCH_INTERVAL = 1.0  # seconds between looks at MEMORY.md's inode, size and mtime
 
 
 class IndexScreen(Screen):
     HELP_TITLE = "the index screen"
     HAS_EDITOR = True
+    KEY_TARGETS = ("index", "editor", "panels", "entries", "merge", "trim", "archive", "archive_search")
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
-
-    BINDINGS = [
-        Binding("ctrl+s", "save", "Save", priority=True),
-        Binding("f2", "switch_pane", "Editor ⇄ panels"),
-        Binding("escape", "leave_editor", "Leave editor", show=False),
-        Binding("m", "merge", "Merge"),
-        Binding("a", "archive", "Archive"),
-        Binding("t", "trim", "Trim"),
-        Binding("r", "restore", "Restore from archive"),
-        Binding("slash", "search_archive", "Search archive", key_display="/"),
-        Binding("p", "preview", "Re-provision preview"),
-        Binding("alt+z", "undo_change", "Undo change"),
-        Binding("alt+y", "redo_change", "Redo change"),
-        Binding("ctrl+r", "reload", "Reload from disk"),
-        Binding("1", "tab('entries')", "Entries panel", show=False),
-        Binding("2", "tab('merge')", "Merge panel", show=False),
-        Binding("3", "tab('trim')", "Trim panel", show=False),
-        Binding("4", "tab('archive')", "Archive panel", show=False),
-        Binding("5", "tab('pointers')", "Pointers panel", show=False),
-        Binding("6", "tab('load')", "Load preview panel", show=False),
-        Binding("f", "fleet", "Back to fleet", show=False),
-    ]
+    BINDINGS = bindings("index")
 
     def __init__(self, memory_dir: Path, *, resident_id: str | None = None, profile: str | None = None,
                  limits: Limits = Limits()):
@@ -72,25 +63,22 @@ class IndexScreen(Screen):
         self.resident_id = resident_id
         self.profile = profile  # harness profile for the line cap ("claude-code" has one)
         self.limits = limits
-        self.analysis = None  # the last curator.analysis.Analysis
-        self._analysis_timer: Timer | None = None
-        self._saved_text = ""  # editor text as last loaded from / saved to disk
-        self._requested = b""  # editor bytes the last analysis was started on
-        self._shown_dirty = False  # what the title says
-        self._last_edit = 0.0  # monotonic time of the last keystroke
-        self._archive_shown = False
-        # The panels mount after the first frame; until ``mount_panels`` has awaited them all, nothing
-        # may query them. An analysis finishing before then is held here and shown once they exist.
-        self.panels_ready = False
-        self._held_analysis: tuple | None = None
-        self._analysed = None  # editor bytes whose analysis was last shown (or failed)
         self.store = None
-        self.merge_candidates: list = []
-        self.trim_suggestions: list = []
-        self.archive_hits: list[tuple[str, str, str]] = []
-        self._load_notes: dict[str, str] = {}  # harness profile -> its load preview's note
+        self.analysis = None  # the last curator.analysis.Analysis shown
+        self.levers = LeverFlows(self)
+        # The panels mount after the first frame; until ``mount_panels`` has awaited them all, nothing
+        # may query them. An analysis finishing before then is held and shown once they exist.
+        self.panels_ready = False
+        self._held_analysis: AnalysisReady | None = None
+        self._analysis_timer: Timer | None = None
+        self._requested = b""  # editor bytes the last analysis was started on
+        self._analysed: bytes | None = None  # editor bytes whose analysis was last shown (or failed)
+        self._last_edit = 0.0  # monotonic time of the last keystroke
+        self._disk_seen: tuple | str | None = None  # MEMORY.md as last loaded / saved: see disk_signature
+        self._find_text = ""
+        self._history = (False, False)  # (can undo, can redo) a change, read from the journal after each write
 
-    # -- layout ------------------------------------------------------------------------------------
+    # == layout ====================================================================================
     def compose(self) -> ComposeResult:
         yield Static(id="seat-title")
         yield ByteMeter(id="meter")
@@ -103,40 +91,43 @@ class IndexScreen(Screen):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        self.load_from_disk()
-        self.query_one("#editor", TextArea).focus()
+        self.open_store()
+        self.editor.focus()
+        self.set_interval(WATCH_INTERVAL, self.watch_disk)
         # The app's queue runs once start-up is over and its first frame is written: the title,
         # meter and editor show first, then the panels mount and the analysis starts.
         self.app.call_later(self.call_after_refresh, self.mount_panels)
 
     async def mount_panels(self) -> None:
-        tabs = TabbedContent(id="panels", initial="entries")
-        for pane in (
-            TabPane("Entries", EntriesTable(id="entries-table"), id="entries"),
-            TabPane("Merge", DataTable(id="merge-table", cursor_type="row", zebra_stripes=True), id="merge"),
-            TabPane("Trim", DataTable(id="trim-table", cursor_type="row", zebra_stripes=True), id="trim"),
-            TabPane("Archive", Input(placeholder="search the archive…", id="archive-search"),
-                    DataTable(id="archive-table", cursor_type="row", zebra_stripes=True), id="archive"),
-            TabPane("Pointers", DataTable(id="pointers-table", cursor_type="row", zebra_stripes=True), id="pointers"),
-            TabPane("Load", DataTable(id="load-table", cursor_type="row", zebra_stripes=True), id="load"),
-        ):
-            tabs.compose_add_child(pane)  # what ``with TabbedContent():`` does in compose
         # Awaiting the mount waits for the whole subtree (tabs, panes, tables) to be composed.
-        await self.query_one("#body", Horizontal).mount(tabs)
+        await self.query_one("#body", Horizontal).mount(IndexPanels(self.memory_dir, id="panels"))
         self.panels_ready = True
+        self.query_one(ArchivePanel).show()
         held, self._held_analysis = self._held_analysis, None
         if held is not None:
-            self.show_analysis(*held)
+            self.on_analysis_ready(held)
         if self._analysed != self.editor_bytes():
             self.start_analysis()
+        self.refresh_bindings()
 
     PANEL_ACTIONS = frozenset({"merge", "archive", "trim", "restore", "search_archive", "tab", "switch_pane",
-                               "leave_editor"})
+                               "focus_panels", "focus_editor", "goto_row", "leave_search"})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Panel actions wait for the panels to exist (shown dimmed until then)."""
+        """Panel actions wait for the panels (dimmed until then); 'back to the fleet' is offered only
+        when there is a fleet panel beneath this screen."""
         if action in self.PANEL_ACTIONS and not self.panels_ready:
             return None
+        if action == "back":
+            return self.fleet_below
+        # The footer shows what can be done now: Save when there is something to write, Undo / Redo
+        # change when the journal has a step (help lists them always).
+        if action == "save":
+            return self.store is not None and (self.dirty or self._disk_seen == "gone")
+        if action == "undo_change":
+            return self._history[0]
+        if action == "redo_change":
+            return self._history[1]
         return True
 
     def is_settled(self) -> bool:
@@ -146,67 +137,162 @@ class IndexScreen(Screen):
                 and self._analysed == self.editor_bytes()
                 and not any(w.group == "analysis" and not w.is_finished for w in self.workers))
 
-    # -- the editor and the meter ------------------------------------------------------------------
+    # == the parts =================================================================================
     @property
-    def editor(self) -> TextArea:
-        return self.query_one("#editor", TextArea)
+    def editor(self) -> IndexEditor:
+        return self.query_one("#editor", IndexEditor)
+
+    @property
+    def panels(self) -> IndexPanels:
+        return self.query_one(IndexPanels)
+
+    @property
+    def dirty(self) -> bool:
+        return self.editor.dirty
+
+    @property
+    def fleet_below(self) -> bool:
+        from curator.screens.fleet import FleetScreen
+
+        stack = self.app.screen_stack
+        return self in stack and any(isinstance(s, FleetScreen) for s in stack[:stack.index(self)])
+
+    def node_for_target(self, target: str):
+        """The widget a registry target's own actions run on (the palette asks)."""
+        ids = {"editor": "#editor", "entries": "#entries-table", "merge": "#merge-table", "trim": "#trim-table",
+               "archive": "#archive-table", "archive_search": "#archive-search"}
+        return self.query_one(ids[target]) if target in ids and self.query(ids[target]) else self
+
+    def key(self, action_id: str) -> str:
+        """The key(s) bound to ``action_id`` now (the user's override, else the default), as written."""
+        return display_keys(effective_keys(REGISTRY[action_id], getattr(self.app, "key_overrides", {})))
 
     def editor_bytes(self) -> bytes:
         return self.editor.text.encode("utf-8", "surrogateescape")
 
-    @property
-    def dirty(self) -> bool:
-        return self.editor.text != self._saved_text
+    def set_status(self, message: str, style: str = "") -> None:
+        self.query_one("#status", Static).update(verbatim(message, style))
 
-    def load_from_disk(self) -> None:
-        """Open the store and put MEMORY.md in the editor (a fresh editor history)."""
+    def update_title(self) -> None:
+        """The unsaved mark comes first, so a long path never cuts it off."""
+        who = f"{self.resident_id} · " if self.resident_id else ""
+        mark = Content.assemble(("● unsaved ", "bold $warning")) if self.dirty else Content("")
+        self.query_one("#seat-title", Static).update(mark + verbatim(f"{who}{self.memory_dir / INDEX_NAME}"))
+
+    @on(IndexEditor.DirtyChanged)
+    def dirty_changed(self) -> None:
+        self.update_title()
+        self.refresh_bindings()
+
+    def read_history(self) -> None:
+        try:
+            self._history = (self.store.can_undo, self.store.can_redo) if self.store else (False, False)
+        except CuratorError:
+            self._history = (False, False)
+        self.refresh_bindings()
+
+    # == the seat on disk ==========================================================================
+    def open_store(self) -> None:
+        """Open the store and put MEMORY.md in the editor. A missing or unreadable index is said, and
+        the editor starts empty; a save creates it."""
         from curator.store import SeatStore
 
         try:
             self.store = SeatStore.open(self.memory_dir, state_dir=self.app.state_dir)
-            text = self.store.read(INDEX_NAME).decode("utf-8", "surrogateescape")
         except CuratorError as err:
             self.app.notify(str(err), title="Cannot open the seat", severity="error", markup=False, timeout=10)
-            text = ""
             self.store = None
-        self._saved_text = text
-        self.editor.load_text(text)
+        text = self.read_index() if self.store is not None else None
+        self.show_disk_text(text or "")
+        self.update_meter()
+        self.read_history()
+
+    def read_index(self) -> str | None:
+        """MEMORY.md's text from disk (the store's baseline for the next save), or None with the reason
+        on the status line: gone, unreadable, a symlink."""
+        try:
+            text = self.store.read(INDEX_NAME).decode("utf-8", "surrogateescape")
+        except CuratorError as err:
+            self.set_status(f"{err} — the editor keeps its text; {self.key('index.save')} writes it.", "$warning")
+            self._disk_seen = self.disk_signature()
+            return None
+        self._disk_seen = self.disk_signature()
+        return text
+
+    def show_disk_text(self, text: str, *, keep_place: bool = False) -> None:
+        """``text`` is what disk holds now: the editor shows it with a fresh undo history (one history:
+        ctrl+z never crosses a write the journal knows about)."""
+        self.editor.load_from_disk(text, keep_place=keep_place)
         self.update_meter()
         self.update_title()
 
-    def replace_editor_text(self, text: str) -> None:
-        """New text from disk (a lever, undo, reload): an undoable edit, so editor history survives."""
-        editor = self.editor
-        if editor.text != text:
-            editor.replace(text, editor.document.start, editor.document.end, maintain_selection_offset=False)
-        self._saved_text = text
-        self.update_meter()
-        self.update_title()
+    def disk_signature(self) -> tuple | str | None:
+        """(inode, size, mtime) of MEMORY.md, "gone", or "unreadable: why": what the watcher compares."""
+        try:
+            info = os.lstat(self.memory_dir / INDEX_NAME)
+        except FileNotFoundError:
+            return "gone"
+        except OSError as err:
+            return f"unreadable: {err.strerror}"
+        if not os.path.isfile(self.memory_dir / INDEX_NAME) or os.path.islink(self.memory_dir / INDEX_NAME):
+            return "unreadable: not a regular file"
+        if not os.access(self.memory_dir / INDEX_NAME, os.R_OK):
+            return "unreadable: permission denied"
+        return (info.st_ino, info.st_size, info.st_mtime_ns)
 
-    def reread_index(self) -> str:
-        return self.store.read(INDEX_NAME).decode("utf-8", "surrogateescape")
+    def watch_disk(self) -> None:
+        """The watcher (a timer, as cheap as one lstat): MEMORY.md changed, vanished or became
+        unreadable since this app last read or wrote it."""
+        if self.store is None:
+            return
+        now = self.disk_signature()
+        if now == self._disk_seen:
+            return
+        self._disk_seen = now
+        if now == "gone":
+            self.post_message(FileChangedOnDisk("gone"))
+        elif isinstance(now, str):
+            self.post_message(FileChangedOnDisk("unreadable", now.removeprefix("unreadable: ")))
+        else:
+            self.post_message(FileChangedOnDisk("changed"))
 
-    @on(TextArea.Changed, "#editor")
+    @on(FileChangedOnDisk)
+    def file_changed_on_disk(self, event: FileChangedOnDisk) -> None:
+        path = self.memory_dir / INDEX_NAME
+        save, reload = self.key("index.save"), self.key("index.reload")
+        if event.state == "gone":
+            message = f"{path} is gone from disk (moved or deleted). Your text is still here; {save} writes it back."
+        elif event.state == "unreadable":
+            message = f"{path} cannot be read now ({event.detail}). Your text is still here."
+        else:
+            message = (f"{path} changed on disk (not through this app). {reload} reloads it"
+                       + (" — you will be asked about your unsaved edits." if self.dirty else "."))
+        self.set_status(message, "$warning")
+        self.refresh_bindings()  # Save shows when the file is gone
+        self.app.notify(message, title="MEMORY.md on disk", severity="warning", markup=False, timeout=8)
+
+    # == typing and the meter ======================================================================
+    @on(IndexEditor.Changed, "#editor")
     def editor_loaded(self) -> None:
         """``load_text`` and the editor's own undo/redo change the document without ``edit``, so
-        ``after_edit`` never sees them: measure here. After a keystroke this is a cheap echo (the
-        same reading, a timer already pending)."""
+        ``after_edit`` never sees them: measure here. After a keystroke this is a cheap echo."""
+        self.editor.check_dirty()
         self.editor_changed()
 
     def editor_changed(self) -> None:
         """Every keystroke: re-measure (cheap: bytes of the text, no parsing, a repaint of the meter
         only); the full analysis waits for a pause in typing."""
-        text = self.editor.text
-        raw = text.encode("utf-8", "surrogateescape")
+        raw = self.editor_bytes()
         self.query_one(ByteMeter).reading = measure(raw, self.limits)
-        dirty = text != self._saved_text
-        if dirty != self._shown_dirty:  # the title changes (and re-lays out) only when this flips
-            self.update_title()
         if raw != self._requested:  # not an echo of text already analysed
             self._last_edit = time.monotonic()
             if self._analysis_timer is None:  # one timer per pause in typing, not one per key
                 self._analysis_timer = self.set_timer(self.app.analysis_delay, self.analyse_when_quiet)
 
+    def update_meter(self) -> None:
+        self.query_one(ByteMeter).reading = measure(self.editor_bytes(), self.limits)
+
+    # == analysis (debounced, off the UI thread) ===================================================
     def analyse_when_quiet(self) -> None:
         self._analysis_timer = None
         wait = self._last_edit + self.app.analysis_delay - time.monotonic()
@@ -215,325 +301,214 @@ class IndexScreen(Screen):
         elif self.editor_bytes() != self._requested:
             self.start_analysis()
 
-    def update_meter(self) -> None:
-        meter = self.query_one(ByteMeter)
-        meter.reading = measure(self.editor_bytes(), self.limits)
-
-    def update_title(self) -> None:
-        who = f"{self.resident_id} · " if self.resident_id else ""
-        self._shown_dirty = self.dirty
-        mark = " ● unsaved" if self._shown_dirty else ""
-        self.query_one("#seat-title", Static).update(verbatim(f"{who}{self.memory_dir / INDEX_NAME}{mark}"))
-
-    def set_status(self, message: str, style: str = "") -> None:
-        self.query_one("#status", Static).update(verbatim(message, style))
-
-    # -- analysis (debounced, off the UI thread) ---------------------------------------------------
     def start_analysis(self) -> None:
-        self._analysis_timer = None
+        if self._analysis_timer is not None:
+            self._analysis_timer.stop()
+            self._analysis_timer = None
         self._requested = self.editor_bytes()
         self.run_analysis(self._requested)
 
     @work(thread=True, exclusive=True, group="analysis")
     def run_analysis(self, raw: bytes) -> None:
+        self.post_message(self.analyse(raw))
+
+    def analyse(self, raw: bytes) -> AnalysisReady:
+        """The core's analysis of ``raw`` and the levers' suggestions (pure; in the worker or, after a
+        write, at once)."""
         from curator.analysis import analyze
-
-        try:
-            result = analyze(self.memory_dir, index_bytes=raw, limits=self.limits)
-            extras = self.lever_suggestions(result)
-        except Exception as err:  # a user-readable failure; the editor keeps working
-            self.app.call_from_thread(self.analysis_failed, raw, err)
-            return
-        self.app.call_from_thread(self.show_analysis, result, raw, extras)
-
-    def lever_suggestions(self, analysis) -> dict:
-        """Merge candidates and trim suggestions from the levers (pure), computed in the worker."""
         from curator.levers.merge import find_candidates
         from curator.levers.trim import suggestions
 
-        return {
-            "merge": find_candidates(analysis.index),
-            "trim": suggestions(self.memory_dir, analysis.index, limits=self.limits),
-        }
+        try:
+            result = analyze(self.memory_dir, index_bytes=raw, limits=self.limits)
+            extras = {"merge": find_candidates(result.index),
+                      "trim": suggestions(self.memory_dir, result.index, limits=self.limits)}
+        except Exception as err:  # a user-readable failure; the editor keeps working
+            return AnalysisReady(raw, None, error=str(err))
+        return AnalysisReady(raw, result, extras)
 
-    def analysis_failed(self, raw: bytes, err: Exception) -> None:
-        self._analysed = raw
-        self.set_status(f"analysis failed: {err}", "$error")
-
-    def show_analysis(self, analysis, raw: bytes, extras: dict) -> None:
-        if raw != self.editor_bytes():
+    @on(AnalysisReady)
+    def on_analysis_ready(self, event: AnalysisReady) -> None:
+        if event.raw != self.editor_bytes():
             return  # typing went on meanwhile; the next run will catch up
         if not self.panels_ready:
-            self._held_analysis = (analysis, raw, extras)
+            self._held_analysis = event
             return
-        self._analysed = raw
-        if not self._archive_shown:
-            self._archive_shown = True
-            self.show_archive()
-        self.analysis = analysis
+        self._analysed = event.raw
+        if event.analysis is None:
+            self.set_status(f"analysis failed: {event.error}", "$error")
+            return
+        self.analysis = event.analysis
         meter = self.query_one(ByteMeter)
-        load = analysis.loads.get(self.profile or "")
+        load = event.analysis.loads.get(self.profile or "")
         meter.line_cap, meter.profile = (load.line_cap, load.profile) if load else (None, "")
-        self.show_entries(analysis)
-        self.show_pointers(analysis)
-        self.show_loads(analysis)
-        self.show_merge(extras.get("merge", []))
-        self.show_trim(extras.get("trim", []))
-        for warning in analysis.warnings:
+        self.panels.show(event.analysis, event.extras)
+        self.show_detail()
+        for warning in event.analysis.warnings:
             self.set_status(warning, "$warning")
 
-    def show_entries(self, analysis) -> None:
-        from curator.analysis import entry_pointer_state
-        from curator.widgets.entries_table import EntryRow
+    # == a write happened: re-read, re-analyse at once, flag what broke ===========================
+    def change_applied(self, event: ChangeApplied) -> None:
+        """Files changed on disk through the store. The editor shows the new index where it changed;
+        the analysis runs at once (not debounced), so pointers are re-checked before the next key and
+        anything orphaned is flagged immediately."""
+        text = self.read_index()
+        if text is not None:
+            self.show_disk_text(text, keep_place=event.kind != "edit")
+        self.set_status(event.description, "$success")
+        self.read_history()
+        before = self.analysis.pointers if self.analysis is not None else None
+        result = self.analyse(self.editor_bytes())
+        self._requested = result.raw
+        self.on_analysis_ready(result)
+        if self.panels_ready:
+            self.query_one(ArchivePanel).refresh_hits()
+            if result.analysis is not None:
+                self.flag_new_pointer_problems(before, result.analysis.pointers)
 
-        target = analysis.limits.target
-        rows = [
-            EntryRow(e.id, e.line, e.section, e.nbytes, e.nbytes / target, entry_pointer_state(analysis, e), e.text)
-            for e in analysis.index.entries
-        ]
-        self.query_one(EntriesTable).show(rows)
+    def flag_new_pointer_problems(self, before, after) -> None:
+        """Problems the last write introduced: switch to the Pointers panel and say so."""
+        old_orphans = set(before.orphans) if before else set()
+        old_dangling = {(d.file, d.target) for d in before.dangling} if before else set()
+        orphans = [name for name in after.orphans if name not in old_orphans]
+        dangling = [d for d in after.dangling if (d.file, d.target) not in old_dangling]
+        if not orphans and not dangling:
+            return
+        self.panels.active = "pointers"
+        parts = [f"orphaned: {', '.join(orphans)}"] if orphans else []
+        parts += [f"dangling: {', '.join(d.target for d in dangling)}"] if dangling else []
+        self.app.notify("Pointers re-checked after the change — " + "; ".join(parts)
+                        + f". An orphaned pointer is a deleted memory: re-link it or undo ({self.key('index.undo_change')}).",
+                        title="New pointer problems", severity="warning", markup=False, timeout=10)
 
-    def show_pointers(self, analysis) -> None:
-        report = analysis.pointers
-        rows = []
-        for d in report.dangling:
-            hint = f"{d.reason}; did you mean {d.suggestion}?" if d.suggestion else d.reason
-            rows.append((verbatim("DANGLING", "bold $error"), verbatim(f"{d.file}:{d.line}"),
-                         verbatim(d.target), verbatim(hint)))
-        for name in report.orphans:
-            rows.append((verbatim("ORPHAN", "bold $warning"), verbatim(name), verbatim("—"),
-                         verbatim("nothing links here: a deleted memory unless re-linked")))
-        for e in report.escapes:
-            rows.append((verbatim("ESCAPE", "bold $error"), verbatim(f"{e.file}:{e.line}"),
-                         verbatim(e.target), verbatim(e.reason)))
-        for u in report.unreadable:
-            rows.append((verbatim("UNREADABLE", "bold $error"), verbatim(u.file), verbatim("—"), verbatim(u.message)))
-        if not rows:
-            rows.append((verbatim("OK", "$success"), verbatim("—"), verbatim("—"),
-                         verbatim(f"every pointer resolves; {len(report.files)} files checked")))
-        fill(self.query_one("#pointers-table", DataTable),
-             [("Problem", "problem"), ("Where", "where"), ("Target", "target"), ("Did you mean / why", "why")],
-             [(cells, None) for cells in rows])
-        count = report.problem_count
-        label = f"Pointers ({count})" if count else "Pointers"
-        self.query_one(TabbedContent).get_tab("pointers").label = Content(label)
+    # == leaving with unsaved edits ===============================================================
+    def confirm_leaving(self, leaving: str, then) -> None:
+        """Run ``then`` now if nothing is unsaved; else ask save / discard / cancel first."""
+        if not self.dirty:
+            then()
+            return
 
-    def show_loads(self, analysis) -> None:
-        rows = []
-        for name, load in analysis.loads.items():
-            cut = "—" if load.cut_line is None else f"after line {load.cut_line}"
-            lost = load.lost_entries
-            drops = "nothing" if not lost else ", ".join(f"line {e.line}" for e in lost[:6]) + (
-                f" … (+{len(lost) - 6})" if len(lost) > 6 else "")
-            style = "$error" if lost else ""
-            rows.append(((verbatim(name, "bold"), verbatim(f"{load.loaded_bytes:,} B"), verbatim(cut),
-                          verbatim(drops, style)), name))
-        fill(self.query_one("#load-table", DataTable),
-             [("Harness", "harness"), ("Loads", "loads"), ("Cut", "cut"), ("Drops", "drops")], rows)
-        self._load_notes = {name: load.note for name, load in analysis.loads.items()}
+        def decided(choice: str | None) -> None:
+            if choice == "save" and self.save():
+                then()
+            elif choice == "discard":
+                self.show_disk_text(self.editor.saved_text)
+                then()
+            elif choice is None:
+                self.set_status("Still here: your edits are as they were.")
 
-    def show_merge(self, candidates: list) -> None:
-        self.merge_candidates = candidates
-        index = self.analysis.index
-        rows = []
-        for c in candidates:
-            lines = ", ".join(str(index.entry(i).line) for i in c.entry_ids if index.has_entry(i))
-            rows.append(((verbatim(f"lines {lines}"), verbatim(c.section or "(across sections)"),
-                          verbatim(f"{c.bytes_saved:,} B"), verbatim(f"{c.score:.0f}% alike · {c.reason}")), None))
-        if not rows:
-            rows.append(((verbatim("—"), verbatim(""), verbatim(""), verbatim("no entries say the same thing")), None))
-        fill(self.query_one("#merge-table", DataTable),
-             [("Entries", "entries"), ("Section", "section"), ("Saves", "saves"), ("Why", "why")], rows)
+        self.app.push_screen(UnsavedDialog(str(self.memory_dir / INDEX_NAME), leaving), decided)
 
-    def show_trim(self, suggestions: list) -> None:
-        self.trim_suggestions = suggestions
-        index = self.analysis.index
-        rows = []
-        for t in suggestions:
-            entry = index.entry(t.entry_id) if index.has_entry(t.entry_id) else None
-            where = f"line {entry.line}" if entry else t.entry_id
-            what = f"split → {t.detail_file}" if t.kind == "split" else "tighten"
-            rows.append(((verbatim(where), verbatim(f"{entry.nbytes:,} B" if entry else "?"),
-                          verbatim(f"{t.bytes_saved:,} B"), verbatim(what)), None))
-        if not rows:
-            rows.append(((verbatim("—"), verbatim(""), verbatim(""), verbatim("no entry is long enough to trim")), None))
-        fill(self.query_one("#trim-table", DataTable),
-             [("Entry", "entry"), ("Bytes", "bytes"), ("Saves", "saves"), ("Suggestion", "what")], rows)
+    def action_back(self) -> None:
+        if self.fleet_below:
+            self.confirm_leaving("go back to the fleet", lambda: self.dismiss())
 
-    # -- the archive panel ---------------------------------------------------------------------
-    @on(Input.Changed, "#archive-search")
-    def archive_query_changed(self, event: Input.Changed) -> None:
-        self.show_archive(event.value)
+    def action_reload(self) -> None:
+        if self.store is not None:
+            self.confirm_leaving("reload MEMORY.md from disk", self.reload)
 
-    @on(Input.Submitted, "#archive-search")
-    def archive_query_submitted(self) -> None:
-        self.query_one("#archive-table", DataTable).focus()
+    def reload(self) -> None:
+        self.store.reload()  # the disk version is the new baseline
+        text = self.read_index()
+        if text is None:
+            return  # said on the status line; the editor keeps its text
+        self.show_disk_text(text)
+        self.set_status("Reloaded from disk.")
 
-    def show_archive(self, query: str = "") -> None:
-        """Search hits (fuzzy, from the archive lever), or every archived entry when the query is empty."""
-        from curator.index_model import parse_index
-        from curator.levers.archive import search_archive
-
-        try:
-            if query.strip():
-                hits = [(h.entry_id, h.section, h.text) for h in search_archive(self.memory_dir, query)]
-            elif self.store is not None and self.store.exists(ARCHIVE_NAME):
-                archive = parse_index(read_bytes(self.store.path_of(ARCHIVE_NAME)))
-                hits = [(e.id, e.section, e.text) for e in archive.entries]
-            else:
-                hits = []
-        except CuratorError as err:
-            self.set_status(f"archive: {err}", "$error")
-            hits = []
-        self.archive_hits = hits
-        rows = [((verbatim(section or "(top)"), verbatim(f"{len(text.encode()):,} B"),
-                  verbatim(text.split("\n", 1)[0])), None) for _id, section, text in hits]
-        if not rows:
-            rows.append(((verbatim("—"), verbatim(""),
-                          verbatim("no match" if query.strip() else "ARCHIVE.md is empty or not created yet")), None))
-        fill(self.query_one("#archive-table", DataTable),
-             [("Section", "section"), ("Bytes", "bytes"), ("Archived entry", "text")], rows, max_width=100)
-
-    # -- details under the panels ------------------------------------------------------------------
-    @on(TabbedContent.TabActivated)
-    def tab_activated(self) -> None:
-        table = self.active_table()
-        if table is not None and table.row_count:
-            self.show_detail(table, table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
-        else:
-            self.query_one("#detail", Static).update(Content(""))
-
-    def active_table(self) -> DataTable | None:
-        tabs = self.query_one(TabbedContent)
-        tables = tabs.get_pane(tabs.active).query(DataTable)
-        return tables.first() if tables else None
-
-    @on(DataTable.RowHighlighted)
-    def row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if event.data_table is self.active_table():
-            self.show_detail(event.data_table, event.row_key.value if event.row_key is not None else None)
-
-    def show_detail(self, table: DataTable, key: str | None) -> None:
-        detail = self.query_one("#detail", Static)
-        table_id = table.id
-        if table_id == "entries-table" and self.analysis and key and self.analysis.index.has_entry(key):
-            entry = self.analysis.index.entry(key)
-            detail.update(verbatim(entry.text))
-        elif table_id == "load-table" and key:
-            detail.update(verbatim(self._load_notes.get(key, "")))
-        else:
-            detail.update(self.detail_for(table))
-
-    def detail_for(self, table: DataTable) -> Content:
-        """Detail for the highlighted row of ``table``: the lever's own text, else the whole row."""
-        table_id, row = table.id, table.cursor_row
-        if table_id == "merge-table" and 0 <= row < len(self.merge_candidates):
-            index = self.analysis.index
-            ids = [i for i in self.merge_candidates[row].entry_ids if index.has_entry(i)]
-            return Content("\n").join(verbatim(index.entry(i).text) for i in ids)
-        if table_id == "trim-table" and 0 <= row < len(self.trim_suggestions):
-            return verbatim("after: " + self.trim_suggestions[row].new_line)
-        if table_id == "archive-table" and 0 <= row < len(self.archive_hits):
-            return verbatim(self.archive_hits[row][2])
-        if 0 <= row < table.row_count:  # the whole row, for cells cut off at the edge
-            return Content(" · ").join(cell for cell in table.get_row_at(row) if isinstance(cell, Content))
-        return Content("")
-
-    # -- navigation --------------------------------------------------------------------------------
-    def action_switch_pane(self) -> None:
-        if self.editor.has_focus:
-            self.focus_panel()
-        else:
-            self.editor.focus()
-
-    def action_leave_editor(self) -> None:
-        if self.editor.has_focus:
-            self.focus_panel()
-
-    def focus_panel(self) -> None:
-        tabs = self.query_one(TabbedContent)
-        pane = tabs.get_pane(tabs.active)
-        target = pane.query(DataTable).first() if pane.query(DataTable) else None
-        (target or tabs).focus()
-
-    def action_tab(self, tab: str) -> None:
-        self.query_one(TabbedContent).active = tab
-        self.focus_panel()
-
-    def action_fleet(self) -> None:
-        if len(self.app.screen_stack) > 2:
-            self.dismiss()
-
-    def action_preview(self) -> None:
-        self.app.preview_for(self.resident_id, self.memory_dir)
-
-    # -- saving, conflicts, undo -------------------------------------------------------------------
+    # == saving and conflicts =====================================================================
     def action_save(self) -> None:
         if self.store is None:
             self.app.notify("No seat is open; nothing to save.", severity="error")
-            return
-        if not self.dirty:
+        elif not self.dirty and self.disk_signature() != "gone":
             self.set_status("Nothing to save: the editor matches the file on disk.")
-            return
-        self.save(overwrite=False)
+        else:
+            self.save()
 
-    def save_change(self) -> Change:
+    def save(self, *, overwrite: bool = False) -> bool:
+        """Write the editor's text through the store; True when it is on disk. A file that vanished is
+        recreated; one changed under us asks reload / keep mine / diff."""
         new = self.editor_bytes()
-        old = self._saved_text.encode("utf-8", "surrogateescape")
-        return Change(f"edit {INDEX_NAME}", {INDEX_NAME: new}, bytes_saved=len(old) - len(new), kind="edit")
-
-    def save(self, *, overwrite: bool) -> None:
+        old = self.editor.saved_text.encode("utf-8", "surrogateescape")
+        change = Change(f"edit {INDEX_NAME}", {INDEX_NAME: new}, bytes_saved=len(old) - len(new), kind="edit")
         try:
-            if overwrite:
-                self.store.read(INDEX_NAME)  # the disk version becomes the baseline; the journal keeps it
-            self.store.apply(self.save_change())
+            if overwrite or self.disk_signature() == "gone":
+                self.store.reload()  # the disk version (or its absence) becomes the baseline; the journal keeps it
+            self.store.apply(change)
         except ConflictError as err:
             self.app.push_screen(ConflictDialog(str(self.memory_dir / INDEX_NAME), str(err)), self.resolve_conflict)
-            return
+            return False
         except CuratorError as err:
+            if err.code == "NOTHING_TO_CHANGE":  # disk already holds this text
+                self.editor.mark_saved()
+                return True
             self.app.notify(str(err), title="Not saved", severity="error", markup=False)
+            return False
+        self.editor.mark_saved()
+        self._disk_seen = self.disk_signature()
+        self.change_applied(ChangeApplied(
+            f"Saved {INDEX_NAME} ({len(new):,} B). {self.key('index.undo_change')} undoes the save.", "edit"))
+        self.warn_readded_archive_entries(old.decode("utf-8", "surrogateescape"))
+        return True
+
+    def warn_readded_archive_entries(self, before: str) -> None:
+        """Saving text that brings back an entry also kept in ARCHIVE.md: say so (a restore would add
+        a second copy)."""
+        from curator.index_model import parse_index
+        from curator.levers.text import read_optional
+
+        try:
+            raw = read_optional(self.memory_dir, ARCHIVE_NAME)
+        except CuratorError:
             return
-        self._saved_text = self.editor.text
-        self.update_title()
-        self.set_status(f"Saved {INDEX_NAME} ({len(self.editor_bytes()):,} B). alt+z undoes the save.", "$success")
-        self.after_change()
+        if raw is None:
+            return
+        archived = {e.text.strip() for e in parse_index(raw).entries}
+        had = {e.text.strip() for e in parse_index(before.encode("utf-8", "surrogateescape")).entries}
+        back = [e for e in parse_index(self.editor_bytes()).entries if e.text.strip() in archived - had]
+        if back:
+            lines = ", ".join(str(e.line) for e in back)
+            self.app.notify(f"Line {lines} of MEMORY.md is also in ARCHIVE.md: the entry now lives in both. "
+                            "Archive it again or remove it from ARCHIVE.md; restoring it would add another copy.",
+                            title="Entry in both files", severity="warning", markup=False, timeout=12)
 
     def resolve_conflict(self, choice: str | None) -> None:
         if choice == "reload":
-            self.replace_editor_text(self.reread_index())
-            self.set_status("Reloaded from disk; ctrl+z in the editor brings your text back.", "$warning")
+            self.reload()
         elif choice == "keep":
             self.save(overwrite=True)
         elif choice == "diff":
-            try:  # a display read: never the store's, which would make the disk version the baseline
-                disk = read_bytes(self.store.path_of(INDEX_NAME)).decode("utf-8", "surrogateescape")
-            except CuratorError as err:
-                self.set_status(f"cannot show the diff: {err}", "$error")
-                return
-            diff = "".join(difflib.unified_diff(
-                disk.splitlines(keepends=True), self.editor.text.splitlines(keepends=True),
-                fromfile="on disk", tofile="in the editor"))
-
-            def back(_: None) -> None:
-                self.app.push_screen(ConflictDialog(str(self.memory_dir / INDEX_NAME)), self.resolve_conflict)
-
-            self.app.push_screen(DiffDialog(f"{INDEX_NAME}: on disk → in the editor", diff), back)
+            self.show_conflict_diff()
         else:
-            self.set_status("Not saved: the file on disk changed. ctrl+s to decide again.", "$warning")
+            self.set_status(f"Not saved: the file on disk changed. {self.key('index.save')} to decide again.",
+                            "$warning")
 
-    def action_reload(self) -> None:
-        if self.store is None:
-            return
-        self.replace_editor_text(self.reread_index())
-        self.set_status("Reloaded from disk (ctrl+z in the editor restores the previous text).")
+    def show_conflict_diff(self) -> None:
+        import difflib
 
+        from curator.fsio import read_bytes
+
+        try:  # a display read: never the store's, which would make the disk version the baseline
+            disk = read_bytes(self.store.path_of(INDEX_NAME)).decode("utf-8", "surrogateescape")
+        except CuratorError as err:
+            disk = ""
+            self.set_status(f"{err}: the diff shows the editor against nothing", "$warning")
+        diff = "".join(difflib.unified_diff(
+            disk.splitlines(keepends=True), self.editor.text.splitlines(keepends=True),
+            fromfile="on disk", tofile="in the editor"))
+
+        def back(_: None) -> None:
+            self.app.push_screen(ConflictDialog(str(self.memory_dir / INDEX_NAME)), self.resolve_conflict)
+
+        self.app.push_screen(DiffDialog(f"{INDEX_NAME}: on disk → in the editor", diff), back)
+
+    # == the journal: undo / redo a change ========================================================
     def action_undo_change(self) -> None:
-        self._step_history(undo=True)
+        self.step_history(undo=True)
 
     def action_redo_change(self) -> None:
-        self._step_history(undo=False)
+        self.step_history(undo=False)
 
-    def _step_history(self, *, undo: bool) -> None:
+    def step_history(self, *, undo: bool) -> None:
         if self.store is None:
             return
         if self.dirty:
@@ -545,222 +520,106 @@ class IndexScreen(Screen):
         except CuratorError as err:
             self.app.notify(str(err), severity="warning", markup=False)
             return
-        self.replace_editor_text(self.reread_index())
-        self.set_status(f"{'Undid' if undo else 'Redid'}: {entry.description}")
-        self.after_change()
+        self.change_applied(ChangeApplied(f"{'Undid' if undo else 'Redid'}: {entry.description}", "history"))
 
-    def after_change(self) -> None:
-        """Files changed on disk through the store: re-analyse at once (not debounced), so pointers are
-        re-checked before the next key and anything orphaned is flagged immediately."""
-        from curator.analysis import analyze
-
-        if self._analysis_timer is not None:
-            self._analysis_timer.stop()
-            self._analysis_timer = None
-        raw = self._requested = self.editor_bytes()
-        before = self.analysis.pointers if self.analysis is not None else None
-        try:
-            result = analyze(self.memory_dir, index_bytes=raw, limits=self.limits)
-            extras = self.lever_suggestions(result)
-        except CuratorError as err:
-            self.analysis_failed(raw, err)
-            return
-        self.show_analysis(result, raw, extras)
-        if self.panels_ready:
-            self.show_archive(self.query_one("#archive-search", Input).value)
-            self.flag_new_pointer_problems(before, result.pointers)
-
-    def flag_new_pointer_problems(self, before, after) -> None:
-        """Problems the last write introduced: switch to the Pointers panel and say so."""
-        old_orphans = set(before.orphans) if before else set()
-        old_dangling = {(d.file, d.target) for d in before.dangling} if before else set()
-        orphans = [name for name in after.orphans if name not in old_orphans]
-        dangling = [d for d in after.dangling if (d.file, d.target) not in old_dangling]
-        if not orphans and not dangling:
-            return
-        self.query_one(TabbedContent).active = "pointers"
-        parts = [f"orphaned: {', '.join(orphans)}"] if orphans else []
-        parts += [f"dangling: {', '.join(d.target for d in dangling)}"] if dangling else []
-        self.app.notify("Pointers re-checked after the change — " + "; ".join(parts)
-                        + ". An orphaned pointer is a deleted memory: re-link it or undo (alt+z).",
-                        title="New pointer problems", severity="warning", markup=False, timeout=10)
-
-    # -- levers: plan (core) → preview → confirm → apply (store) -------------------------------
-    def disk_index(self):
-        """MEMORY.md as on disk, parsed; None (with a message) when the editor has unsaved edits."""
-        from curator.index_model import parse_index
-
-        if self.store is None:
-            return None
-        if self.dirty:
-            self.app.notify("Save your edits first (ctrl+s): levers work on the file as saved.",
-                            severity="warning", markup=False)
-            return None
-        raw = self.store.read(INDEX_NAME)
-        if raw.decode("utf-8", "surrogateescape") != self._saved_text:
-            self.replace_editor_text(raw.decode("utf-8", "surrogateescape"))
-            self.app.notify("MEMORY.md changed on disk; the editor now shows it. Try again.",
-                            severity="warning", markup=False)
-            return None
-        return parse_index(raw)
-
-    def selected_entry_ids(self) -> list[str]:
-        return self.query_one(EntriesTable).selected_ids()
-
-    def highlighted(self, table_id: str, items: list):
-        table = self.query_one(f"#{table_id}", DataTable)
-        row = table.cursor_row
-        return items[row] if 0 <= row < len(items) else None
-
-    def run_lever(self, what: str, plan) -> None:
-        """Plan with the core on the saved index (``plan(index) -> Change``), then preview and confirm.
-        A merge the core refuses is still previewed, with what it would lose, and needs 'Apply anyway'."""
-        from curator.levers.merge import MergeRefused
-
-        index = self.disk_index()
-        if index is None:
-            return
-        refused: list[str] = []
-        try:
-            change = plan(index)
-        except MergeRefused as err:
-            change, refused = err.change, err.lost
-        except CuratorError as err:
-            self.app.notify(str(err), title=f"Cannot {what}", severity="error", markup=False)
-            return
-        self.confirm_change(change, index, refused=refused)
-
-    def pick(self, tab: str, items: list, hint: str):
-        """The highlighted row of ``tab``'s table, or None (and a hint) when that panel is not in use."""
-        item = self.highlighted(f"{tab}-table", items)
-        if item is None or self.query_one(TabbedContent).active != tab:
-            self.action_tab(tab)
-            self.app.notify(hint, markup=False)
-            return None
-        return item
-
+    # == levers (screens/index_levers.py) =========================================================
     def action_merge(self) -> None:
-        """Preview a merge with the merged line editable (``MergeDialog``); apply what it shows."""
-        from curator.levers.merge import MergeRefused, merged_entry_text, plan_merge
-        from curator.levers.text import entries_by_id
-        from curator.screens.merge_preview import MergeDialog, editable_line
-
-        if self.query_one(TabbedContent).active == "merge":
-            candidate = self.highlighted("merge-table", self.merge_candidates)
-            ids = list(candidate.entry_ids) if candidate else []
-        else:
-            ids = self.selected_entry_ids()
-        if len(ids) < 2:
-            self.app.notify("Mark two or more entries (space in the Entries panel), or pick a row in the Merge panel.",
-                            severity="warning", markup=False)
-            return
-        index = self.disk_index()
-        if index is None:
-            return
-
-        def plan(text: str | None) -> tuple[Change, list[str]]:
-            try:
-                return plan_merge(self.memory_dir, index, ids, text=text), []
-            except MergeRefused as err:
-                return err.change, err.lost
-
-        try:
-            first = plan(None)
-            default_line = editable_line(merged_entry_text(index, entries_by_id(index, ids)))
-        except CuratorError as err:
-            self.app.notify(str(err), title="Cannot merge", severity="error", markup=False)
-            return
-        dialog = MergeDialog("Merge: preview", default_line, plan,
-                             lambda change, refused: self.change_preview(change, index, refused), first)
-
-        def decided(yes: bool | None) -> None:
-            if yes and dialog.change is not None:
-                self.apply_change(dialog.change)
-            else:
-                self.set_status("Cancelled: nothing was written.")
-
-        self.app.push_screen(dialog, decided)
+        self.levers.merge()
 
     def action_archive(self) -> None:
-        from datetime import date
-
-        from curator.levers.archive import plan_archive
-
-        ids = self.selected_entry_ids()
-        if not ids:
-            self.app.notify("Select entries in the Entries panel (space marks several).", severity="warning")
-            return
-        self.run_lever("archive", lambda index: plan_archive(self.memory_dir, index, ids, today=date.today()))
+        self.levers.archive()
 
     def action_trim(self) -> None:
-        from curator.levers.trim import plan_trim
-
-        suggestion = self.pick("trim", self.trim_suggestions, "Pick a suggestion in the Trim panel, then press t.")
-        if suggestion is not None:
-            self.run_lever("trim", lambda index: plan_trim(self.memory_dir, index, suggestion.entry_id,
-                                                           kind=suggestion.kind))
+        self.levers.trim()
 
     def action_restore(self) -> None:
-        from curator.levers.archive import plan_restore
+        self.levers.restore()
 
-        hit = self.pick("archive", self.archive_hits, "Pick an archived entry in the Archive panel, then press r.")
-        if hit is not None:
-            self.run_lever("restore", lambda index: plan_restore(self.memory_dir, index, hit[0]))
+    def action_preview(self) -> None:
+        """F4: the re-provision preview of this seat, if the app knows its fleet."""
+        self.app.preview_for(self.resident_id, self.memory_dir)
+
+    # == navigation: panels, details, the editor's places =========================================
+    def action_switch_pane(self) -> None:
+        if self.editor.has_focus:
+            self.action_focus_panels()
+        else:
+            self.editor.focus()
+
+    def action_focus_panels(self) -> None:
+        self.panels.focus_active()
+
+    def action_focus_editor(self) -> None:
+        self.editor.focus()
+
+    def action_tab(self, tab: str) -> None:
+        self.panels.active = tab
+        self.panels.focus_active()
 
     def action_search_archive(self) -> None:
-        self.query_one(TabbedContent).active = "archive"
-        self.query_one("#archive-search", Input).focus()
+        self.panels.active = "archive"
+        self.query_one(ArchiveSearch).focus()
 
-    def change_preview(self, change: Change, index, refused: list[str]) -> Content:
-        """Bytes saved, the meter after, warnings, and the diff of every file the change writes."""
-        after = measure(change.files.get(INDEX_NAME, index.raw), self.limits)
-        before = measure(index.raw, self.limits)
-        lines = [
-            verbatim(change.description, "bold"),
-            verbatim(f"saves {change.bytes_saved:,} B · meter {before.bytes:,} → {after.bytes:,} B, "
-                     f"{ZONE_WORDS.get(after.zone, after.zone)} · " + (
-                         f"{after.headroom_target:,} B headroom to the target" if after.headroom_target >= 0
-                         else f"{-after.headroom_target:,} B over the target")),
-        ]
-        if refused:
-            lines.append(verbatim("REFUSED by default — it would lose: " + "; ".join(refused), "bold $error"))
-            lines.append(verbatim("Apply anyway only if that is what you want; the pointers panel will flag it.",
-                                  "$error"))
-        for warning in change.warnings:
-            lines.append(verbatim(f"warning: {warning}", "$warning"))
-        for name in change.names:
-            new = change.files[name]
-            old = index.raw if name == INDEX_NAME else (read_bytes(self.store.path_of(name))
-                                                         if self.store.exists(name) else b"")
-            diff = "".join(difflib.unified_diff(
-                old.decode("utf-8", "replace").splitlines(True),
-                (new or b"").decode("utf-8", "replace").splitlines(True),
-                fromfile=f"{name} (now)", tofile=f"{name} (after)", n=1))
-            lines.append(diff_content(diff))
-        return Content("\n").join(lines)
+    def action_leave_search(self) -> None:
+        self.query_one("#archive-table", DataTable).focus()
 
-    def confirm_change(self, change: Change, index, *, refused: list[str] = ()) -> None:
-        body = self.change_preview(change, index, list(refused))
-        title = f"{change.kind.capitalize() or 'Change'}: preview"
-
-        def decided(yes: bool | None) -> None:
-            if yes:
-                self.apply_change(change)
-            else:
-                self.set_status("Cancelled: nothing was written.")
-
-        label = "Apply anyway" if refused else "Apply"
-        self.app.push_screen(ConfirmDialog(title, body, label, danger=bool(refused)), decided)
-
-    def apply_change(self, change: Change) -> None:
-        try:
-            self.store.apply(change)
-        except ConflictError as err:
-            self.app.notify(str(err), title="Not applied: changed on disk", severity="error", markup=False, timeout=10)
+    def action_goto_row(self) -> None:
+        """Enter on a panel row: the editor shows that entry's line with its link selected."""
+        table = self.focused if isinstance(self.focused, PanelTable) else self.panels.active_table()
+        target = table.editor_target() if table is not None else None
+        if target is None:
+            self.app.notify("This row is not a line of MEMORY.md.", timeout=3)
             return
-        except CuratorError as err:
-            self.app.notify(str(err), title="Not applied", severity="error", markup=False)
-            return
-        self.replace_editor_text(self.reread_index())
-        self.set_status(f"Applied: {change.description} (saved {change.bytes_saved:,} B). alt+z undoes it.", "$success")
-        self.after_change()
+        self.editor.go_to(target.line, target.select)
+        self.editor.focus()
+
+    @on(DataTable.RowSelected)
+    def row_selected(self, event: DataTable.RowSelected) -> None:
+        """A click on the highlighted row (or DataTable's own enter) leads to the line too."""
+        if isinstance(event.data_table, PanelTable) and event.data_table.editor_target() is not None:
+            self.editor.go_to(event.data_table.editor_target().line, event.data_table.editor_target().select)
+            self.editor.focus()
+
+    def action_goto_line(self) -> None:
+        def go(value: str | None) -> None:
+            if value and value.strip().isdigit():
+                self.editor.go_to(int(value.strip()))
+            elif value:
+                self.set_status(f"Not a line number: {value!r}", "$warning")
+            self.editor.focus()
+
+        self.app.push_screen(LinePrompt("Go to line", f"1–{self.editor.document.line_count}"), go)
+
+    def action_find(self) -> None:
+        def find(value: str | None) -> None:
+            if value:
+                self._find_text = value
+                self.find_next()
+            self.editor.focus()
+
+        self.app.push_screen(LinePrompt(f"Find in {INDEX_NAME} ({self.key('editor.find_next')}: next)",
+                                        "text to find", self._find_text), find)
+
+    def action_find_next(self) -> None:
+        if not self._find_text:
+            self.action_find()
+        else:
+            self.find_next()
+
+    def find_next(self) -> None:
+        if not self.editor.find(self._find_text):
+            self.set_status(f"Not found: {self._find_text}", "$warning")
+
+    @on(TabbedContent.TabActivated)
+    def tab_activated(self) -> None:
+        self.show_detail()
+
+    @on(DataTable.RowHighlighted)
+    def row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        if self.panels_ready and event.data_table is self.panels.active_table():
+            self.show_detail()
+
+    def show_detail(self) -> None:
+        table = self.panels.active_table() if self.panels_ready else None
+        self.query_one("#detail", Static).update(table.detail() if table is not None and table.row_count
+                                                  else Content(""))

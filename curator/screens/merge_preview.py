@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import Button, Input, Static
@@ -23,6 +22,7 @@ from curator.change import Change
 from curator.errors import CuratorError
 from curator.index_model import LIST_MARKER
 from curator.screens.dialogs import ConfirmDialog
+from curator.widgets.keymap import bindings
 from curator.widgets.verbatim import verbatim
 
 # plan(text) -> (change, what a refused plan would lose); text None means the core's default line.
@@ -41,7 +41,8 @@ class MergeDialog(ConfirmDialog):
     """Dismisses True to apply ``self.change`` (the plan for the text in the field), False to cancel."""
 
     REPLAN_DELAY = 0.3  # seconds of quiet typing before the core re-plans
-    BINDINGS = [Binding("e", "edit", "Edit the merged line")]
+    KEY_TARGETS = ("merge_dialog", "confirm")
+    BINDINGS = bindings("merge_dialog")
 
     def __init__(self, title: str, default_line: str, plan: MergePlanner, describe: Describer,
                  first: tuple[Change, list[str]]):

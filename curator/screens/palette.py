@@ -1,7 +1,5 @@
-"""Command palette provider: every described binding of the current screen and the app, searchable.
-
-Built from the same bindings as the footer and the help screen, so the three never disagree.
-"""
+"""Command palette provider: every registered action of the screen it was opened over, and the app's,
+searchable. Read from the key registry, like the footer and the help screen, so the three agree."""
 
 from __future__ import annotations
 
@@ -10,6 +8,7 @@ from functools import partial
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 
+from curator.keys import display_keys, effective_keys, for_target
 from curator.screens.help import described_bindings
 
 
@@ -17,17 +16,31 @@ class CuratorCommands(Provider):
     def _actions(self) -> list[tuple[str, str, str, object]]:
         """(title, action, keys, node) for the screen the palette was opened over, then the app."""
         screen = self.screen
+        targets = getattr(screen, "KEY_TARGETS", None)
         out, seen = [], set()
-        for node in (screen, self.app):
-            for bindings in node._merged_bindings.key_to_bindings.values():
-                for binding in bindings:
-                    if binding.description and binding.description not in seen:
-                        seen.add(binding.description)
-                        keys = next(k for k, d in described_bindings(node) if d == binding.description)
-                        out.append((binding.description, binding.action, keys, node))
-        for title, action in getattr(screen, "PALETTE_EXTRA", []):
-            if title not in seen:
-                out.append((title, action, "", screen))
+        if targets is None:  # a screen whose keys are not in the registry: its bindings
+            for node in (screen, self.app):
+                for keys, description in described_bindings(node):
+                    for bindings in node._merged_bindings.key_to_bindings.values():
+                        for binding in bindings:
+                            if binding.description == description and description not in seen:
+                                seen.add(description)
+                                out.append((description, binding.action, keys, node))
+            return out
+        overrides = getattr(self.app, "key_overrides", {})
+        for target in (*targets, "app"):
+            for action in for_target(target):
+                if action.description in seen or action.target == "help":
+                    continue
+                seen.add(action.description)
+                name = action.action.removeprefix("screen.").removeprefix("app.")
+                if target == "app" or action.action.startswith("app."):
+                    node = self.app
+                elif action.action.startswith("screen.") or not hasattr(screen, "node_for_target"):
+                    node = screen
+                else:  # a widget's own action (mark, sort): run it on that widget
+                    node = screen.node_for_target(target)
+                out.append((action.description, name, display_keys(effective_keys(action, overrides)), node))
         return out
 
     def _run(self, action: str, node: object) -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import DataTable
 
+from curator.widgets.keymap import bindings
+from curator.widgets.panel_table import EditorTarget, PanelTable
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
 
@@ -24,32 +25,42 @@ class EntryRow:
     share: float  # fraction of the target budget
     pointers: str  # "ok" | "none" | "dangling" | "escape" | …
     text: str
+    link: str = ""  # the first pointer on the entry's first line: what Enter selects in the editor
 
 
-class EntriesTable(DataTable):
-    BINDINGS = [
-        Binding("space", "toggle_mark", "Mark entry"),
-        Binding("s", "cycle_sort", "Sort entries"),
-    ]
+def rows_of(analysis) -> list[EntryRow]:
+    from curator.analysis import entry_pointer_state
+    from curator.widgets.panel_table import first_link
+
+    target = analysis.limits.target
+    return [EntryRow(e.id, e.line, e.section, e.nbytes, e.nbytes / target, entry_pointer_state(analysis, e), e.text,
+                     first_link(e))
+            for e in analysis.index.entries]
+
+
+class EntriesTable(PanelTable):
+    BINDINGS = bindings("entries")
 
     def __init__(self, **kwargs):
-        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        super().__init__(**kwargs)
         self.rows_by_id: dict[str, EntryRow] = {}
         self.marked: set[str] = set()
         self.sort_by = "line"
 
     COLUMNS = [("✓", "mark"), ("Line", "line"), ("Section", "section"), ("Bytes", "bytes"), ("Share", "share"),
                ("Ptrs", "pointers"), ("Entry", "text")]
+    NARROW = 100  # below this many columns the Share column gives its room to Section and Entry
 
     def show(self, rows: list[EntryRow]) -> None:
         """Replace the rows, keeping marks (for ids that still exist), the sort and the cursor entry."""
         current = self.cursor_entry_id()
         self.rows_by_id = {row.id: row for row in rows}
         self.marked &= set(self.rows_by_id)
+        narrow = self._narrow = 0 < self.size.width < self.NARROW
         table_rows = []
         for row in self._sorted(rows):
             first_line = row.text.split("\n", 1)[0]
-            cells = (
+            cells = [
                 verbatim("✓" if row.id in self.marked else " ", "bold $accent"),
                 verbatim(row.line),
                 verbatim(row.section or "(top)"),
@@ -57,11 +68,21 @@ class EntriesTable(DataTable):
                 verbatim(f"{row.share:.1%}"),
                 verbatim(row.pointers, POINTER_STYLES.get(row.pointers, "$warning")),
                 verbatim(first_line),
-            )
+            ]
+            if narrow:
+                del cells[4]
             table_rows.append((cells, row.id))
-        fill(self, self.COLUMNS, table_rows, widths={"mark": 1, "section": 10, "text": 100})
+        columns = [c for c in self.COLUMNS if not (narrow and c[1] == "share")]
+        section = min(16 if narrow else 20, max([7] + [len(r.section or "(top)") for r in rows]))
+        fill(self, columns, table_rows, widths={"mark": 1, "section": section, "text": 100})
         if current in self.rows_by_id:
             self.move_cursor(row=self.get_row_index(current))
+
+    _narrow = False
+
+    def on_resize(self) -> None:
+        if self.rows_by_id and (0 < self.size.width < self.NARROW) != self._narrow:
+            self.show(list(self.rows_by_id.values()))
 
     def _sorted(self, rows: list[EntryRow]) -> list[EntryRow]:
         if self.sort_by == "bytes":
@@ -79,6 +100,14 @@ class EntriesTable(DataTable):
             return self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
         except Exception:  # cursor outside the table after a refresh
             return None
+
+    def editor_target(self) -> EditorTarget | None:
+        row = self.rows_by_id.get(self.cursor_entry_id() or "")
+        return EditorTarget(row.line, row.link) if row else None
+
+    def detail(self) -> Content:
+        row = self.rows_by_id.get(self.cursor_entry_id() or "")
+        return verbatim(row.text) if row else Content("")
 
     def selected_ids(self) -> list[str]:
         """Marked entries in file order, or the entry under the cursor when none is marked."""

@@ -11,7 +11,7 @@ from curator.keys import for_target
 
 def bindings(target: str) -> list[Binding]:
     return [
-        Binding(a.keys, a.action, a.description, show=a.show, key_display=a.key_display, priority=a.priority,
+        Binding(a.keys, a.action, a.footer_label, show=a.show, key_display=a.key_display, priority=a.priority,
                 id=a.id)
         for a in for_target(target)
     ]

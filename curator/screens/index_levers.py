@@ -1,0 +1,212 @@
+"""The index screen's lever flows: plan with the core on the saved index → preview → confirm → apply
+through the seat store. Nothing here writes a file itself; the screen hears ``ChangeApplied``."""
+
+from __future__ import annotations
+
+import difflib
+from typing import TYPE_CHECKING
+
+from textual.content import Content
+
+from curator.change import Change
+from curator.errors import ConflictError, CuratorError
+from curator.fsio import read_bytes
+from curator.meter import measure
+from curator.screens.dialogs import ConfirmDialog
+from curator.widgets.archive_panel import ArchiveTable
+from curator.widgets.byte_meter import ZONE_WORDS
+from curator.widgets.entries_table import EntriesTable
+from curator.widgets.merge_panel import MergeTable
+from curator.widgets.messages import ChangeApplied
+from curator.widgets.trim_panel import TrimTable
+from curator.widgets.verbatim import diff_content, verbatim
+
+if TYPE_CHECKING:
+    from curator.screens.index import IndexScreen
+
+INDEX_NAME = "MEMORY.md"
+
+
+class LeverFlows:
+    def __init__(self, screen: IndexScreen):
+        self.screen = screen
+
+    @property
+    def app(self):
+        return self.screen.app
+
+    def disk_index(self):
+        """MEMORY.md as on disk, parsed; None (with a message) when the editor has unsaved edits or the
+        file cannot be read."""
+        from curator.index_model import parse_index
+
+        screen = self.screen
+        if screen.store is None:
+            return None
+        if screen.dirty:
+            self.app.notify("Save your edits first (ctrl+s): levers work on the file as saved.",
+                            severity="warning", markup=False)
+            return None
+        try:
+            raw = screen.store.read(INDEX_NAME)
+        except CuratorError as err:
+            self.app.notify(str(err), title="Cannot read MEMORY.md", severity="error", markup=False)
+            return None
+        if raw.decode("utf-8", "surrogateescape") != screen.editor.saved_text:
+            screen.show_disk_text(raw.decode("utf-8", "surrogateescape"))
+            self.app.notify("MEMORY.md changed on disk; the editor now shows it. Try again.",
+                            severity="warning", markup=False)
+            return None
+        return parse_index(raw)
+
+    def pick(self, table_type, tab: str, item, hint: str) -> bool:
+        """True when ``item`` (the highlighted row of the panel ``tab``) may be acted on; else switch
+        to that panel and say how."""
+        if item is None or self.screen.panels.active != tab:
+            self.screen.action_tab(tab)
+            self.app.notify(hint, markup=False)
+            return False
+        return True
+
+    # -- the levers ----------------------------------------------------------------------------
+    def merge(self) -> None:
+        """Preview a merge with the merged line editable (``MergeDialog``); apply what it shows."""
+        from curator.levers.merge import MergeRefused, merged_entry_text, plan_merge
+        from curator.levers.text import entries_by_id
+        from curator.screens.merge_preview import MergeDialog, editable_line
+
+        screen = self.screen
+        if screen.panels.active == "merge":
+            candidate = screen.query_one(MergeTable).candidate()
+            ids = list(candidate.entry_ids) if candidate else []
+        else:
+            ids = screen.query_one(EntriesTable).selected_ids()
+        if len(ids) < 2:
+            self.app.notify("Mark two or more entries (space in the Entries panel), or pick a row in the Merge panel.",
+                            severity="warning", markup=False)
+            return
+        index = self.disk_index()
+        if index is None:
+            return
+
+        def plan(text: str | None) -> tuple[Change, list[str]]:
+            try:
+                return plan_merge(screen.memory_dir, index, ids, text=text), []
+            except MergeRefused as err:
+                return err.change, err.lost
+
+        try:
+            first = plan(None)
+            default_line = editable_line(merged_entry_text(index, entries_by_id(index, ids)))
+        except CuratorError as err:
+            self.app.notify(str(err), title="Cannot merge", severity="error", markup=False)
+            return
+        dialog = MergeDialog("Merge: preview", default_line, plan,
+                             lambda change, refused: self.preview(change, index, refused), first)
+
+        def decided(yes: bool | None) -> None:
+            if yes and dialog.change is not None:
+                self.apply(dialog.change)
+            else:
+                screen.set_status("Cancelled: nothing was written.")
+
+        self.app.push_screen(dialog, decided)
+
+    def archive(self) -> None:
+        from datetime import date
+
+        from curator.levers.archive import plan_archive
+
+        ids = self.screen.query_one(EntriesTable).selected_ids()
+        if not ids:
+            self.app.notify("Select entries in the Entries panel (space marks several).", severity="warning")
+            return
+        memory_dir = self.screen.memory_dir
+        self.run("archive", lambda index: plan_archive(memory_dir, index, ids, today=date.today()))
+
+    def trim(self) -> None:
+        from curator.levers.trim import plan_trim
+
+        suggestion = self.screen.query_one(TrimTable).suggestion()
+        if self.pick(TrimTable, "trim", suggestion, "Pick a suggestion in the Trim panel, then press t."):
+            memory_dir = self.screen.memory_dir
+            self.run("trim", lambda index: plan_trim(memory_dir, index, suggestion.entry_id, kind=suggestion.kind))
+
+    def restore(self) -> None:
+        from curator.levers.archive import plan_restore
+
+        hit = self.screen.query_one(ArchiveTable).hit()
+        if self.pick(ArchiveTable, "archive", hit, "Pick an archived entry in the Archive panel, then press r."):
+            memory_dir = self.screen.memory_dir
+            self.run("restore", lambda index: plan_restore(memory_dir, index, hit[0]))
+
+    # -- plan → preview → confirm → apply ----------------------------------------------------------
+    def run(self, what: str, plan) -> None:
+        """Plan with the core on the saved index (``plan(index) -> Change``), then preview and confirm.
+        A merge the core refuses is still previewed, with what it would lose, and needs 'Apply anyway'."""
+        from curator.levers.merge import MergeRefused
+
+        index = self.disk_index()
+        if index is None:
+            return
+        refused: list[str] = []
+        try:
+            change = plan(index)
+        except MergeRefused as err:
+            change, refused = err.change, err.lost
+        except CuratorError as err:
+            self.app.notify(str(err), title=f"Cannot {what}", severity="error", markup=False)
+            return
+        body = self.preview(change, index, refused)
+        title = f"{change.kind.capitalize() or 'Change'}: preview"
+
+        def decided(yes: bool | None) -> None:
+            if yes:
+                self.apply(change)
+            else:
+                self.screen.set_status("Cancelled: nothing was written.")
+
+        label = "Apply anyway" if refused else "Apply"
+        self.app.push_screen(ConfirmDialog(title, body, label, danger=bool(refused)), decided)
+
+    def preview(self, change: Change, index, refused: list[str]) -> Content:
+        """Bytes saved, the meter after, warnings, and the whole diff of every file the change writes."""
+        screen = self.screen
+        after = measure(change.files.get(INDEX_NAME, index.raw), screen.limits)
+        before = measure(index.raw, screen.limits)
+        lines = [
+            verbatim(change.description, "bold"),
+            verbatim(f"saves {change.bytes_saved:,} B · meter {before.bytes:,} → {after.bytes:,} B, "
+                     f"{ZONE_WORDS.get(after.zone, after.zone)} · " + (
+                         f"{after.headroom_target:,} B headroom to the target" if after.headroom_target >= 0
+                         else f"{-after.headroom_target:,} B over the target")),
+        ]
+        if refused:
+            lines.append(verbatim("REFUSED by default — it would lose: " + "; ".join(refused), "bold $error"))
+            lines.append(verbatim("Apply anyway only if that is what you want; the pointers panel will flag it.",
+                                  "$error"))
+        for warning in change.warnings:
+            lines.append(verbatim(f"warning: {warning}", "$warning"))
+        for name in change.names:
+            new = change.files[name]
+            old = index.raw if name == INDEX_NAME else (read_bytes(screen.store.path_of(name))
+                                                         if screen.store.exists(name) else b"")
+            diff = "".join(difflib.unified_diff(
+                old.decode("utf-8", "replace").splitlines(True),
+                (new or b"").decode("utf-8", "replace").splitlines(True),
+                fromfile=f"{name} (now)", tofile=f"{name} (after)", n=1))
+            lines.append(diff_content(diff))
+        return Content("\n").join(lines)
+
+    def apply(self, change: Change) -> None:
+        try:
+            self.screen.store.apply(change)
+        except ConflictError as err:
+            self.app.notify(str(err), title="Not applied: changed on disk", severity="error", markup=False, timeout=10)
+            return
+        except CuratorError as err:
+            self.app.notify(str(err), title="Not applied", severity="error", markup=False)
+            return
+        self.screen.change_applied(ChangeApplied(
+            f"Applied: {change.description} (saved {change.bytes_saved:,} B). "
+            f"{self.screen.key('index.undo_change')} undoes it.", change.kind))

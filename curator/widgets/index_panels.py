@@ -1,0 +1,54 @@
+"""The index screen's panels, one tab each: Entries, Merge, Trim, Archive, Pointers, Load.
+
+Each panel is its own widget (its table, its keys, its CSS); this container only holds them and hands
+each its part of an analysis.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.content import Content
+from textual.widgets import TabbedContent, TabPane
+
+from curator.widgets.archive_panel import ArchivePanel
+from curator.widgets.entries_table import EntriesTable, rows_of
+from curator.widgets.load_panel import LoadTable
+from curator.widgets.merge_panel import MergeTable
+from curator.widgets.panel_table import PanelTable
+from curator.widgets.pointers_panel import PointersTable
+from curator.widgets.trim_panel import TrimTable
+
+PANEL_TABS = ("entries", "merge", "trim", "archive", "pointers", "load")
+
+
+class IndexPanels(TabbedContent):
+    DEFAULT_CSS = "IndexPanels TabPane { padding: 0; }"
+
+    def __init__(self, memory_dir: Path, **kwargs):
+        super().__init__(initial="entries", **kwargs)
+        for pane in (
+            TabPane("Entries", EntriesTable(id="entries-table"), id="entries"),
+            TabPane("Merge", MergeTable(id="merge-table"), id="merge"),
+            TabPane("Trim", TrimTable(id="trim-table"), id="trim"),
+            TabPane("Archive", ArchivePanel(memory_dir, id="archive-panel"), id="archive"),
+            TabPane("Pointers", PointersTable(id="pointers-table"), id="pointers"),
+            TabPane("Load", LoadTable(id="load-table"), id="load"),
+        ):
+            self.compose_add_child(pane)  # what ``with TabbedContent():`` does in compose
+
+    def show(self, analysis, extras: dict) -> None:
+        self.query_one(EntriesTable).show(rows_of(analysis))
+        self.query_one(PointersTable).show(analysis.pointers)
+        self.query_one(LoadTable).show(analysis.loads)
+        self.query_one(MergeTable).show(extras.get("merge", []), analysis.index)
+        self.query_one(TrimTable).show(extras.get("trim", []), analysis.index)
+        count = analysis.pointers.problem_count
+        self.get_tab("pointers").label = Content(f"Pointers ({count})" if count else "Pointers")
+
+    def active_table(self) -> PanelTable | None:
+        tables = self.get_pane(self.active).query(PanelTable)
+        return tables.first() if tables else None
+
+    def focus_active(self) -> None:
+        (self.active_table() or self).focus()

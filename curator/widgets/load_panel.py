@@ -1,0 +1,31 @@
+"""The Load panel: what each harness would load of MEMORY.md, where it cuts, and which entries it drops."""
+
+from __future__ import annotations
+
+from textual.content import Content
+
+from curator.widgets.panel_table import PanelTable
+from curator.widgets.tables import fill
+from curator.widgets.verbatim import verbatim
+
+
+class LoadTable(PanelTable):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.notes: list[str] = []
+
+    def show(self, loads: dict) -> None:
+        rows = []
+        for name, load in loads.items():
+            cut = "—" if load.cut_line is None else f"after line {load.cut_line}"
+            lost = load.lost_entries
+            drops = "nothing" if not lost else ", ".join(f"line {e.line}" for e in lost[:6]) + (
+                f" … (+{len(lost) - 6})" if len(lost) > 6 else "")
+            rows.append(((verbatim(name, "bold"), verbatim(f"{load.loaded_bytes:,} B"), verbatim(cut),
+                          verbatim(drops, "$error" if lost else "")), name))
+        self.notes = [load.note for load in loads.values()]
+        fill(self, [("Harness", "harness"), ("Loads", "loads"), ("Cut", "cut"), ("Drops", "drops")], rows)
+
+    def detail(self) -> Content:
+        note = self.item_at_cursor(self.notes)
+        return verbatim(note) if note is not None else super().detail()

@@ -1,0 +1,43 @@
+"""Typed messages the index screen routes between its parts (workers, panels, the file watcher)."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+
+class AnalysisReady(Message):
+    """A worker finished analysing ``raw`` (the editor's bytes when it started)."""
+
+    def __init__(self, raw: bytes, analysis, extras: dict | None = None, error: str = ""):
+        super().__init__()
+        self.raw = raw
+        self.analysis = analysis
+        self.extras = extras or {}
+        self.error = error
+
+
+class ChangeApplied(Message):
+    """The store wrote a change (a save, a lever, an undo or redo): files on disk are new."""
+
+    def __init__(self, description: str, kind: str = ""):
+        super().__init__()
+        self.description = description
+        self.kind = kind
+
+
+class FileChangedOnDisk(Message):
+    """The watcher saw MEMORY.md change under the app: ``state`` is "changed", "gone" or "unreadable"."""
+
+    def __init__(self, state: str, detail: str = ""):
+        super().__init__()
+        self.state = state
+        self.detail = detail
+
+
+class GoToLine(Message):
+    """A panel asks the editor to show ``line`` (1-based) with ``select`` selected."""
+
+    def __init__(self, line: int, select: str = ""):
+        super().__init__()
+        self.line = line
+        self.select = select

@@ -1,0 +1,44 @@
+"""The Pointers panel: dangling links, orphaned detail files, links escaping the memory dir."""
+
+from __future__ import annotations
+
+from curator.widgets.panel_table import EditorTarget, PanelTable
+from curator.widgets.tables import fill
+from curator.widgets.verbatim import verbatim
+
+INDEX_NAME = "MEMORY.md"
+
+
+class PointersTable(PanelTable):
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self.places: list[EditorTarget | None] = []  # per row: where in MEMORY.md the problem is
+
+    def show(self, report) -> None:
+        rows, places = [], []
+        for d in report.dangling:
+            hint = f"{d.reason}; did you mean {d.suggestion}?" if d.suggestion else d.reason
+            rows.append((verbatim("DANGLING", "bold $error"), verbatim(f"{d.file}:{d.line}"),
+                         verbatim(d.target), verbatim(hint)))
+            places.append(EditorTarget(d.line, d.target) if d.file == INDEX_NAME else None)
+        for name in report.orphans:
+            rows.append((verbatim("ORPHAN", "bold $warning"), verbatim(name), verbatim("—"),
+                         verbatim("nothing links here: a deleted memory unless re-linked")))
+            places.append(None)
+        for e in report.escapes:
+            rows.append((verbatim("ESCAPE", "bold $error"), verbatim(f"{e.file}:{e.line}"),
+                         verbatim(e.target), verbatim(e.reason)))
+            places.append(EditorTarget(e.line, e.target) if e.file == INDEX_NAME else None)
+        for u in report.unreadable:
+            rows.append((verbatim("UNREADABLE", "bold $error"), verbatim(u.file), verbatim("—"), verbatim(u.message)))
+            places.append(None)
+        if not rows:
+            rows.append((verbatim("OK", "$success"), verbatim("—"), verbatim("—"),
+                         verbatim(f"every pointer resolves; {len(report.files)} files checked")))
+            places.append(None)
+        self.places = places
+        fill(self, [("Problem", "problem"), ("Where", "where"), ("Target", "target"), ("Did you mean / why", "why")],
+             [(cells, None) for cells in rows])
+
+    def editor_target(self) -> EditorTarget | None:
+        return self.item_at_cursor(self.places)
