@@ -387,3 +387,29 @@ async def test_preview_adopts_a_users_own_config_keeping_every_byte_after_showin
         position = after.index(char, position) + 1
     assert "instructions" in after and "neo-mjs-memory-core" in after
     assert all(p.status == MATCH for p in plan_fleet(load_manifest(manifest), OPENCODE))
+
+
+async def test_space_marks_residents_for_one_preview_and_help_lists_it(tmp_path):
+    app = CuratorApp(fleet_path=write_fleet(tmp_path / "fleet"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        fleet = app.screen
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        listed = [description for _, description, _ in app.screen.keys]
+        assert "Mark resident" in listed and "Boot check" in listed and "Re-provision preview" in listed
+        await pilot.press("escape")
+        await pilot.pause()
+        select(fleet, KIMI)
+        await pilot.press("space")
+        select(fleet, OPENCODE)
+        await pilot.press("space")
+        await pilot.pause()
+        assert cell(fleet, KIMI, "mark") == "✓" and cell(fleet, OPENCODE, "mark") == "✓"
+        await pilot.press("p")
+        await settle(app, pilot)
+        preview = app.screen
+        assert isinstance(preview, PreviewScreen) and preview.resident_ids == [KIMI, OPENCODE]
+        assert "Resident" in [str(c.label) for c in preview.query_one("#preview-table").columns.values()]
+        assert {plan.agent_id for plan, _ in preview.rows} == {KIMI, OPENCODE}
