@@ -15,7 +15,7 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from curator.errors import CuratorError
+from curator.errors import CuratorError, from_os_error
 
 # Module → the subcommands it registers. Order is the order shown in --help. Only the module of the
 # command being run is imported, so `seat-curator tui` never pays for the generators or the canary;
@@ -93,3 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141
+    except OSError as err:  # one a command did not turn into a CuratorError: still one line naming the file
+        err = from_os_error(err, "cannot access")
+        print(f"seat-curator: {err.code}: {err}", file=sys.stderr)
+        return err.exit_code

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 
@@ -19,7 +20,9 @@ class CuratorError(Exception):
             self.code = code
 
     def __str__(self) -> str:  # one line, naming the file when there is one
-        if self.path and self.path not in self.message:
+        # Prefixed unless the message already starts with it: a short name such as "loop" may well
+        # occur inside the message without naming the file.
+        if self.path and not self.message.startswith(self.path):
             return f"{self.path}: {self.message}"
         return self.message
 
@@ -34,3 +37,14 @@ class ConflictError(CuratorError):
     """A file changed on disk since it was loaded; nothing was written."""
 
     code = "FILE_CHANGED_ON_DISK"
+
+
+def from_os_error(err: OSError, doing: str, *, path: str | Path | None = None, code: str | None = None,
+                  cls: type[CuratorError] | None = None) -> CuratorError:
+    """An OSError as a one-line coded error naming the file: "<path>: cannot read: Permission
+    denied (EACCES)". Reads become InputError, writes pass ``code="SAVE_FAILED"``."""
+    name = errno.errorcode.get(err.errno or 0, "")
+    reason = err.strerror or str(err)
+    where = path if path is not None else err.filename
+    kind = cls or (CuratorError if code else InputError)
+    return kind(f"{doing}: {reason}" + (f" ({name})" if name else ""), path=where, code=code)

@@ -7,14 +7,16 @@ the directory fsynced. A crash at any point leaves either the old file or the ne
 from __future__ import annotations
 
 import errno
+import io
 import os
 import re
+import secrets
 import stat
 import tempfile
 import time
 from pathlib import Path
 
-from curator.errors import InputError
+from curator.errors import InputError, from_os_error
 
 MAX_READ_BYTES = 64 * 1024 * 1024  # nothing a seat keeps is this large; refuse rather than swap
 
@@ -54,6 +56,68 @@ def atomic_write(path: str | Path, data: bytes, *, mode: int | None = None) -> N
     fsync_dir(path.parent)
 
 
+# renameat2(2)'s flag that swaps two names atomically (Linux 3.15+, most local file systems).
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+_renameat2 = None
+
+
+def swap(tmp_name: str | Path, path: str | Path) -> bool:
+    """Put ``tmp_name`` in place of ``path``. True: the two names were exchanged atomically, so
+    ``tmp_name`` now holds the very file that was replaced, whatever was written to it up to now;
+    False: the system cannot exchange, ``tmp_name`` was renamed over ``path`` (the replaced file is
+    then only reachable through a descriptor the caller kept open)."""
+    global _renameat2
+    if _renameat2 is None:
+        _renameat2 = _load_renameat2()
+    if _renameat2:
+        if _renameat2(_AT_FDCWD, os.fsencode(tmp_name), _AT_FDCWD, os.fsencode(path), _RENAME_EXCHANGE) == 0:
+            return True
+        import ctypes
+
+        code = ctypes.get_errno()
+        if code not in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP, errno.EPERM):
+            raise OSError(code, os.strerror(code), os.fspath(path))
+        # This file system cannot exchange: the plain rename below is still atomic.
+    os.replace(tmp_name, path)
+    return False
+
+
+def _load_renameat2():
+    try:
+        import ctypes
+
+        func = ctypes.CDLL(None, use_errno=True).renameat2
+    except (OSError, AttributeError):  # not glibc 2.28+ (or not Linux): plain renames only
+        return False
+    func.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint)
+    func.restype = ctypes.c_int
+    return func
+
+
+def link_new(tmp_name: str | Path, path: str | Path) -> bool:
+    """Give the finished ``tmp_name`` the name ``path`` only if nothing has that name (a racing
+    creator's file is never replaced). False if ``path`` exists. ``tmp_name`` stays: unlink it."""
+    try:
+        os.link(tmp_name, path)
+        return True
+    except FileExistsError:
+        return False
+    except OSError as err:
+        if err.errno not in (errno.EPERM, errno.ENOTSUP, errno.EXDEV):
+            raise
+    # No hard links on this file system: check, then rename (a far smaller window than none).
+    if os.path.lexists(path):
+        return False
+    os.rename(tmp_name, path)
+    return True
+
+
+def temp_name(path: Path) -> Path:
+    """A fresh name beside ``path`` that ``TEMP_NAME`` recognises, for moving a file aside."""
+    return path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+
+
 def write_temp(path: Path, data: bytes, mode: int) -> str:
     """A fully written, fsynced temp file beside ``path`` (same directory, so a rename is atomic)."""
     fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -79,6 +143,12 @@ def leftover_temps(directory: Path, *, now: float | None = None) -> list[tuple[s
     ``directory``: the save was killed between writing and renaming. Its target is intact, and the
     temp file holds the bytes that were being saved, so it is reported, never deleted."""
     now = time.time() if now is None else now
+    return [(name, target) for name, target, _size in temp_files(directory, older_than=now - TEMP_STALE_S)]
+
+
+def temp_files(directory: Path, *, older_than: float) -> list[tuple[str, str, int]]:
+    """(name, target, size) of the regular files in ``directory`` named as ``write_temp`` names
+    them and last modified no later than ``older_than`` (a time.time() value), sorted by name."""
     found = []
     try:
         with os.scandir(directory) as items:
@@ -86,8 +156,9 @@ def leftover_temps(directory: Path, *, now: float | None = None) -> list[tuple[s
                 match = TEMP_NAME.fullmatch(item.name) if item.name.startswith(".") else None
                 if match is None or not item.is_file(follow_symlinks=False):
                     continue
-                if now - item.stat(follow_symlinks=False).st_mtime >= TEMP_STALE_S:
-                    found.append((item.name, match["target"]))
+                info = item.stat(follow_symlinks=False)
+                if info.st_mtime <= older_than:
+                    found.append((item.name, match["target"], info.st_size))
     except OSError:  # an unreadable directory is reported by whoever reads the seat
         return []
     return sorted(found)
@@ -132,24 +203,76 @@ def exclusive_create(path: str | Path, data: bytes, *, mode: int = 0o600) -> boo
     return True
 
 
-def read_bytes(path: str | Path, *, max_bytes: int = MAX_READ_BYTES, allow_symlink: bool = False) -> bytes:
-    """Read a whole file, with errors that name it: missing, a directory, a symlink, too large."""
-    path = Path(path)
+def open_regular(path: str | Path, *, follow_symlinks: bool = False) -> io.FileIO | None:
+    """A read-only handle on ``path`` if it is a regular file; None if it does not exist.
+
+    The check is made on the open descriptor, not the path, so a file swapped in between cannot
+    slip through; O_NONBLOCK keeps a FIFO from blocking the open (it is then refused by fstat).
+    Any other problem is a one-line InputError naming the file.
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    if not follow_symlinks:
+        flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
-        if path.is_symlink() and not allow_symlink:
-            raise InputError("is a symlink; refusing to follow it", path=path)
-        info = path.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise InputError("is a directory, expected a file", path=path)
-        if info.st_size > max_bytes:
-            raise InputError(f"is {info.st_size:,} bytes, over the {max_bytes:,}-byte safety limit", path=path)
-        with open(path, "rb") as handle:
-            return handle.read(max_bytes + 1)
+        handle = open(path, "rb", buffering=0, opener=lambda name, _flags: os.open(name, flags))
     except FileNotFoundError:
-        raise InputError("no such file", path=path) from None
+        return None
     except PermissionError:
         raise InputError("permission denied", path=path) from None
     except IsADirectoryError:
         raise InputError("is a directory, expected a file", path=path) from None
     except NotADirectoryError:
         raise InputError("a parent of this path is not a directory", path=path) from None
+    except OSError as err:
+        if err.errno == errno.ELOOP and not follow_symlinks and os.path.islink(path):
+            raise InputError("is a symlink; refusing to follow it", path=path) from None
+        raise from_os_error(err, "cannot read", path=path) from None
+    try:
+        mode = os.fstat(handle.fileno()).st_mode
+    except OSError as err:
+        handle.close()
+        raise from_os_error(err, "cannot read", path=path) from None
+    if not stat.S_ISREG(mode):
+        handle.close()
+        raise InputError(f"is not a regular file ({_kind(mode)}); refusing to read it", path=path)
+    return handle
+
+
+def read_open(handle: io.FileIO, path: str | Path, *, max_bytes: int = MAX_READ_BYTES) -> bytes:
+    """The whole file behind ``handle`` from its first byte, refusing more than ``max_bytes``. The cap
+    is enforced on the bytes actually read (at most ``max_bytes`` + 1), not on what fstat claims."""
+    fd, chunks, total = handle.fileno(), [], 0
+    try:
+        while total <= max_bytes:
+            chunk = os.pread(fd, min(1 << 20, max_bytes + 1 - total), total)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+    except OSError as err:
+        raise from_os_error(err, "cannot read", path=path) from None
+    if total > max_bytes:
+        raise InputError(f"is over the {max_bytes:,}-byte safety limit", path=path)
+    return b"".join(chunks)
+
+
+def read_bytes(path: str | Path, *, max_bytes: int = MAX_READ_BYTES, allow_symlink: bool = False) -> bytes:
+    """Read a whole regular file, with errors that name it: missing, a directory, a symlink, a FIFO
+    or device, too large, or any other OS error."""
+    path = Path(path)
+    handle = open_regular(path, follow_symlinks=allow_symlink)
+    if handle is None:
+        raise InputError("no such file", path=path)
+    with handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > max_bytes:
+            raise InputError(f"is {size:,} bytes, over the {max_bytes:,}-byte safety limit", path=path)
+        return read_open(handle, path, max_bytes=max_bytes)
+
+
+def _kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "a special file"

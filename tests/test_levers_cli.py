@@ -103,3 +103,42 @@ def test_unknown_id_is_one_line_error(seat, capsys):
     memory, state = seat
     code, _, err = run(capsys, "archive", memory, "zzzzzz", *state)
     assert code == 1 and err.count("\n") == 1 and "zzzzzz" in err
+
+
+def snapshot(*roots: Path) -> dict[str, bytes]:
+    return {str(p): p.read_bytes() for root in roots if root.exists()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+BAD_ARGUMENTS = [["--target", "-1"], ["--read-limit", "0"], ["--target", "30000", "--read-limit", "20000"]]
+
+
+@pytest.mark.parametrize("bad", BAD_ARGUMENTS, ids=["target", "read-limit", "target-over-limit"])
+@pytest.mark.parametrize("lever", ["merge", "archive", "trim", "restore", "undo", "redo"])
+def test_a_bad_argument_is_refused_before_anything_is_written(seat, capsys, lever, bad):
+    memory, state = seat
+    a, b, c = entry_ids(memory)
+    if lever == "restore":
+        assert run(capsys, "archive", memory, a, *state)[0] == 0
+        _, out, _ = run(capsys, "archive-search", memory, "deploy notes", "--json", *state)
+        argv = ["restore", memory, json.loads(out)["hits"][0]["entry_id"]]
+    elif lever in ("undo", "redo"):
+        assert run(capsys, "archive", memory, a, *state)[0] == 0
+        if lever == "redo":
+            assert run(capsys, "undo", memory, *state)[0] == 0
+        argv = [lever, memory]
+    else:
+        argv = {"merge": ["merge", memory, a, c, "--force"], "archive": ["archive", memory, a],
+                "trim": ["trim", memory, "--apply", c, "--kind", "split", "--threshold", "150"]}[lever]
+    before = snapshot(memory, Path(state[1]))
+    code, _, err = run(capsys, *argv, *state, *bad)
+    assert code != 0 and "BAD_ARGUMENTS" in err and err.count("\n") == 1
+    assert snapshot(memory, Path(state[1])) == before
+
+
+@pytest.mark.parametrize("argv", [["candidates", "--limit", "-1"], ["trim", "--top", "-1"],
+                                  ["trim", "--threshold", "-5"], ["archive-search", "x", "--limit", "-2"]])
+def test_negative_counts_are_refused(seat, capsys, argv):
+    memory, state = seat
+    code, _, err = run(capsys, argv[0], memory, *argv[1:], *state)
+    assert code == 1 and "BAD_ARGUMENTS" in err and err.count("\n") == 1

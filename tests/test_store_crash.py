@@ -11,12 +11,13 @@ import time
 
 import pytest
 
+from curator import fsio
 from curator.analysis import analyze
 from curator.change import Change
 from curator.errors import CuratorError
 from curator.fsio import TEMP_STALE_S, leftover_temps
 from curator.index_model import parse_index
-from curator.store import SeatStore
+from curator.store import SeatStore, interrupted_change
 
 OLD_INDEX = b"# Seat memory index\n\n## Craft hooks\n- keep this lesson\n"
 OLD_NOTES = b"# Notes\n\nold detail\n"
@@ -32,18 +33,22 @@ def seat(tmp_path):
 
 
 def failing_replace(monkeypatch, memory, *, fail_on: int):
-    """os.replace that raises on the n-th rename into the memory dir (1-based); others pass."""
-    real = os.replace
+    """Renames (os.replace, or the store's atomic exchange) that raise on the n-th rename into the
+    memory dir (1-based); others pass."""
     calls = {"n": 0}
 
-    def replace(src, dst, *args, **kwargs):
-        if os.path.dirname(os.fspath(dst)) == str(memory):
-            calls["n"] += 1
-            if calls["n"] == fail_on:
-                raise OSError(28, "No space left on device")
-        return real(src, dst, *args, **kwargs)
+    def failing(real):
+        def rename(src, dst, *args, **kwargs):
+            if os.path.dirname(os.fspath(dst)) == str(memory):
+                calls["n"] += 1
+                if calls["n"] == fail_on:
+                    raise OSError(28, "No space left on device")
+            return real(src, dst, *args, **kwargs)
 
-    monkeypatch.setattr(os, "replace", replace)
+        return rename
+
+    monkeypatch.setattr(os, "replace", failing(os.replace))
+    monkeypatch.setattr(fsio, "swap", failing(fsio.swap))
     return calls
 
 
@@ -158,7 +163,33 @@ def test_sigkill_between_two_files_is_undoable_after_restart(seat):
     assert (memory / "MEMORY.md").read_bytes().startswith(OLD_INDEX + b"- xxx")
     assert (memory / "notes.md").read_bytes() == OLD_NOTES
     store = SeatStore.open(memory, state_dir=state)
-    assert [h.state for h in store.history()] == ["applied"]
-    store.undo()  # brings MEMORY.md back; notes.md was never touched and is left alone
+    # Half-way: the journal keeps the change as interrupted (reported, not silently called applied).
+    assert [h.state for h in store.history()] == ["pending"]
+    found = interrupted_change(memory, state_dir=state)
+    assert (found.at_after, found.at_before, found.changed) == (("MEMORY.md",), ("notes.md",), ())
+    assert "big save" in found.message and "seat-curator undo" in found.message
+    store.undo()  # rolls it back: MEMORY.md comes back; notes.md was never touched and is left alone
     assert (memory / "MEMORY.md").read_bytes() == OLD_INDEX
     assert (memory / "notes.md").read_bytes() == OLD_NOTES
+
+
+def test_interrupt_right_after_a_rename_puts_that_file_back_too(seat, monkeypatch):
+    memory, state = seat
+    store = SeatStore.open(memory, state_dir=state)
+    real = fsio.swap
+    calls = {"n": 0}
+
+    def swap_then_interrupt(tmp, path):
+        result = real(tmp, path)
+        calls["n"] += 1
+        if calls["n"] == 1:  # Ctrl-C lands just after the first file is in place
+            raise KeyboardInterrupt
+        return result
+
+    monkeypatch.setattr(fsio, "swap", swap_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        store.apply(Change("both", {"MEMORY.md": OLD_INDEX + b"- new\n", "notes.md": OLD_NOTES + b"new\n"}))
+    assert (memory / "MEMORY.md").read_bytes() == OLD_INDEX
+    assert (memory / "notes.md").read_bytes() == OLD_NOTES
+    assert leftovers(memory) == []
+    assert not SeatStore.open(memory, state_dir=state).can_undo

@@ -185,3 +185,29 @@ def test_two_stores_on_one_seat_do_not_overwrite_each_other(seat):
     assert second.can_undo
     assert second.undo().description == "first"
     assert (memory / "MEMORY.md").read_bytes() == base
+
+
+def test_what_the_store_wrote_is_the_baseline_of_its_next_change(seat):
+    memory, state = seat
+    store = SeatStore.open(memory, state_dir=state)
+    old = store.read("MEMORY.md")
+    first = old + b"- a\r\n"
+    store.apply(Change("a", {"MEMORY.md": first, "notes.md": b"# Notes\nmore\n"}))
+    store.apply(Change("b", {"MEMORY.md": first + b"- b\r\n"}))  # no re-read: its own write is not a conflict
+    store.undo()
+    store.apply(Change("c", {"MEMORY.md": first + b"- c\r\n"}))  # nor is what its undo wrote
+    (memory / "MEMORY.md").write_bytes(first + b"- the agent\r\n")
+    with pytest.raises(ConflictError):
+        store.apply(Change("d", {"MEMORY.md": first + b"- d\r\n"}))
+
+
+def test_no_temp_file_is_left_behind_by_a_create_a_delete_or_a_replace(seat):
+    memory, state = seat
+    store = SeatStore.open(memory, state_dir=state)
+    old = store.read("MEMORY.md")
+    store.apply(Change("create", {"MEMORY.md": old + b"- x\r\n", "ARCHIVE.md": b"# Archive\n"}))
+    store.undo()  # deletes ARCHIVE.md
+    store.redo()  # creates it again
+    store.apply(Change("replace", {"ARCHIVE.md": b"# Archive\n- y\n"}))
+    assert sorted(p.name for p in memory.iterdir()) == ["ARCHIVE.md", "MEMORY.md", "notes.md"]
+    assert not [p for p in state.rglob("*.tmp")]

@@ -1,13 +1,16 @@
 """`seat-curator check MEMORY_DIR`: the byte meter, the load simulation and the pointer problems.
 
 Exit codes (for CI and pre-commit): 0 under target with no pointer problems; 2 over target or any
-problem; 3 past the read limit; 1 an error (missing directory, unreadable file), one line naming it.
+problem; 3 past the read limit; 4 a change the curator was saving was interrupted half-way (it wins
+over 2 and 3: undo rolls it back, redo finishes it); 1 an error (missing directory, unreadable
+file), one line naming it.
 ``--json`` prints one object; its schema is documented in docs/check-json.md.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -22,11 +25,13 @@ from curator.index_model import Entry
 from curator.load_sim import ALL, LoadResult
 from curator.locate import locate_memory_dir
 from curator.meter import Limits
+from curator.store import seat_state
 
 JSON_SCHEMA_VERSION = 1
 BAR_WIDTH = 40
 LOST_SHOWN = 15  # per profile in the human report; --json has them all
 ZONE_STYLE = {"ok": "green", "over-target": "yellow", "over-limit": "bold red"}
+EXIT_INTERRUPTED = 4
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -35,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="measure a seat's MEMORY.md, simulate each harness's load, check every pointer",
         description="Measure MEMORY.md against the target and read limit (KB = 1000 B), show what each "
         "harness would load and drop, and report dangling, escaping and orphaned pointers. "
-        "Exit 0 clean, 2 over target or pointer problems, 3 past the read limit, 1 error.",
+        "Exit 0 clean, 2 over target or pointer problems, 3 past the read limit, 4 an interrupted "
+        "change (a save, undo or redo killed half-way: `undo` rolls it back, `redo` finishes it), 1 error.",
     )
     parser.add_argument("memory_dir", metavar="MEMORY_DIR", type=Path, nargs="?",
                         help="the directory holding MEMORY.md (default: ./memory, else this project's "
@@ -62,15 +68,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"seat-curator: {located.how}", file=sys.stderr)
         memory_dir = located.memory_dir
     analysis = analyze(memory_dir, limits=limits, profiles=profiles)
+    # The curator's journal: a change interrupted half-way, temp files a killed save left behind.
+    state = seat_state(memory_dir)
+    analysis = dataclasses.replace(analysis, warnings=analysis.warnings + state.warnings)
+    code = EXIT_INTERRUPTED if state.interrupted else analysis.exit_code
     if args.json:
-        sys.stdout.write(json.dumps(to_json(analysis), ensure_ascii=False, indent=2) + "\n")
+        data = to_json(analysis)
+        data["exit_code"] = code
+        data["interrupted_change"] = state.interrupted.to_json() if state.interrupted else None
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
     else:
         console = PipeConsole(highlight=False)
         # In a pipe (pre-commit, CI logs) nothing may depend on a width nobody chose: no wrapping,
         # and the tables become one record per line with every path and cell whole.
         console.soft_wrap = not console.is_terminal
         print_report(analysis, console)
-    return analysis.exit_code
+    return code
 
 
 class PipeConsole(Console):

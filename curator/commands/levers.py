@@ -74,10 +74,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help=f"the N longest entries (default {trim.DEFAULT_TOP})")
     p.set_defaults(func=run_trim)
 
-    for name, word in (("undo", "undo the last applied change"), ("redo", "redo the last undone change")):
+    for name, word in (("undo", "undo the last applied change; an interrupted one is put back as before it"),
+                       ("redo", "redo the last undone change; an interrupted one is finished")):
         p = subparsers.add_parser(name, help=f"{word} (byte-identical, survives restarts)")
         _common(p)
         p.set_defaults(func=run_undo if name == "undo" else run_redo)
+    p.add_argument("--as-is", action="store_true",
+                   help="settle an interrupted change as its files stand now, writing no file "
+                        "(when a file was edited since and undo and redo both refuse)")
 
 
 # -- shared ------------------------------------------------------------------------------------
@@ -87,6 +91,16 @@ def _limits(args: argparse.Namespace) -> Limits:
         return Limits(args.target, args.read_limit)
     except ValueError as err:
         raise CuratorError(str(err), code="BAD_ARGUMENTS") from None
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Every argument, before anything is read or written: a bad one must never fail a command
+    after its change is on disk."""
+    _limits(args)
+    for option in ("limit", "top", "threshold"):
+        value = getattr(args, option, None)
+        if value is not None and value < 0:
+            raise CuratorError(f"--{option} must be zero or more, not {value}", code="BAD_ARGUMENTS")
 
 
 def _open(args: argparse.Namespace):
@@ -132,6 +146,7 @@ def _apply(args, store: SeatStore, raw: bytes, change: Change) -> int:
 # -- commands ----------------------------------------------------------------------------------
 
 def run_candidates(args: argparse.Namespace) -> int:
+    _check_arguments(args)
     _store, raw, index = _open(args)
     meter = measure(raw, _limits(args))
     found = merge.find_candidates(index, limit=args.limit)
@@ -148,6 +163,7 @@ def run_candidates(args: argparse.Namespace) -> int:
 
 
 def run_merge(args: argparse.Namespace) -> int:
+    _check_arguments(args)
     store, raw, index = _open(args)
     change = merge.plan_merge(store.memory_dir, index, args.ids, text=args.text,
                               drop_pointers=tuple(args.drop_pointer), force=args.force)
@@ -155,18 +171,21 @@ def run_merge(args: argparse.Namespace) -> int:
 
 
 def run_archive(args: argparse.Namespace) -> int:
+    _check_arguments(args)
     store, raw, index = _open(args)
     change = archive.plan_archive(store.memory_dir, index, args.ids, today=args.date or date.today())
     return _apply(args, store, raw, change)
 
 
 def run_restore(args: argparse.Namespace) -> int:
+    _check_arguments(args)
     store, raw, index = _open(args)
     change = archive.plan_restore(store.memory_dir, index, args.id)
     return _apply(args, store, raw, change)
 
 
 def run_search(args: argparse.Namespace) -> int:
+    _check_arguments(args)
     store, raw, _index = _open(args)
     hits = archive.search_archive(store.memory_dir, args.query, limit=args.limit)
     lines = [f"now: {_meter_text(measure(raw, _limits(args)))}", f"{len(hits)} archived entr{'y' if len(hits) == 1 else 'ies'}:"]
@@ -176,6 +195,7 @@ def run_search(args: argparse.Namespace) -> int:
 
 
 def run_trim(args: argparse.Namespace) -> int:
+    _check_arguments(args)
     store, raw, index = _open(args)
     limits = _limits(args)
     found = trim.suggestions(store.memory_dir, index, threshold_bytes=args.threshold, top=args.top, limits=limits)
@@ -211,8 +231,14 @@ def run_trim(args: argparse.Namespace) -> int:
 
 
 def _history_step(args: argparse.Namespace, undo: bool) -> int:
+    _check_arguments(args)
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     before = store.read(INDEX_NAME) if store.exists(INDEX_NAME) else b""
+    if getattr(args, "as_is", False):
+        entry = store.settle_as_is()
+        _out(args, {"settled": entry.to_json()}, [f"settled as the files stand: {entry.description}",
+                                                  f"undo with: seat-curator undo {args.memory_dir}"])
+        return 0
     entry: AppliedChange = store.undo() if undo else store.redo()
     after = store.read(INDEX_NAME) if store.exists(INDEX_NAME) else b""
     word = "undone" if undo else "redone"
