@@ -52,6 +52,9 @@ class Adoption:
             fromfile=f"{self.path} (on disk)", tofile=f"{self.path} (adopted)"))
 
 
+MAX_BYTES = 1_000_000  # a config file past this is not edited (hand-written configs are a few KB)
+
+
 class NotAdoptable(ValueError):
     """Why a file cannot be adopted. ``held``: its owned keys hold other values (plain drift), as
     against a file that lacks them but cannot be edited safely."""
@@ -79,12 +82,19 @@ def adopt(path: Path, convergence: str, found: bytes, expected: dict[str, object
     held = [k for k in changed if actual.get(k, ABSENT) != ABSENT]
     if held:
         raise NotAdoptable("owned keys already hold other values: " + ", ".join(held), held=True)
+    if len(found) > MAX_BYTES:
+        raise NotAdoptable(f"{len(found):,} bytes: config files over {MAX_BYTES:,} bytes are not edited")
     inserts = [(owned_path(key), expected[key]) for key in changed]
-    text = found.decode("utf-8")
     kind = _format(path)
-    new_text = _toml_adopt(text, inserts) if kind == "toml" else _json_adopt(text, inserts)
-    after = new_text.encode("utf-8")
-    _prove(kind, convergence, text, new_text, after, inserts, expected, prefix)
+    try:
+        text = found.decode("utf-8")
+        new_text = _toml_adopt(text, inserts) if kind == "toml" else _json_adopt(text, inserts)
+        after = new_text.encode("utf-8")
+        _prove(kind, convergence, text, new_text, after, inserts, expected, prefix)
+    except NotAdoptable:
+        raise
+    except Exception as err:  # an offer, never a crash: whatever the editors trip on, the file stays as it is
+        raise NotAdoptable(f"cannot be edited safely ({type(err).__name__}: {err})") from None
     return Adoption(path, found, after, tuple(changed))
 
 
@@ -114,9 +124,14 @@ def _prove(kind, convergence, text, new_text, after, inserts, expected, prefix) 
         _remove(stripped, path)
     if _prune_empty(stripped, old_doc, inserts) != old_doc:
         raise NotAdoptable("the edit would change keys the fleet does not own")
-    opcodes = difflib.SequenceMatcher(None, text, new_text, autojunk=False).get_opcodes()
-    if any(tag not in ("equal", "insert") for tag, *_ in opcodes):
+    if not _is_subsequence(text, new_text):
         raise NotAdoptable("the edit would rewrite bytes outside the owned keys")
+
+
+def _is_subsequence(old: str, new: str) -> bool:
+    """Every character of ``old`` is in ``new``, in order: ``new`` is ``old`` with text inserted."""
+    remaining = iter(new)
+    return all(char in remaining for char in old)
 
 
 def _remove(doc: dict, path: tuple[str, ...]) -> None:
@@ -129,13 +144,16 @@ def _prune_empty(doc: dict, old: dict, inserts) -> dict:
     """Drop the parent tables the adoption created (empty once its keys are removed)."""
     for path, _ in inserts:
         for size in range(len(path) - 1, 0, -1):
-            parent = path[:size]
-            node, old_node = doc, old
-            for part in parent[:-1]:
-                node, old_node = node.get(part, {}), old_node.get(part, {}) if isinstance(old_node, dict) else {}
-            if node.get(parent[-1]) == {} and parent[-1] not in old_node:
-                del node[parent[-1]]
+            node, before, key = _at(doc, path[:size - 1]), _at(old, path[:size - 1]), path[size - 1]
+            if node.get(key) == {} and key not in before:
+                del node[key]
     return doc
+
+
+def _at(doc: object, path: tuple[str, ...]) -> dict:
+    for part in path:
+        doc = doc.get(part, {}) if isinstance(doc, dict) else {}
+    return doc if isinstance(doc, dict) else {}
 
 
 # ------------------------------------------------------------------------------------------- TOML
@@ -327,15 +345,18 @@ def _line_end(text: str, at: int) -> int:
     while i < len(text):
         if text[i] in " \t":
             i += 1
-        elif text.startswith("/*", i) and "\n" not in text[i:text.find("*/", i) + 2 if "*/" in text[i:] else len(text)]:
-            i = text.find("*/", i) + 2
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0 or "\n" in text[i:end]:  # a block comment that runs on: the line ends before it
+                break
+            i = end + 2
         elif text.startswith("//", i):
             end = text.find("\n", i)
-            i = len(text) if end < 0 else end
+            i = len(text) if end < 0 else end - (text[end - 1] == "\r")  # a CRLF line ends at its \r
             break
         else:
             break
-    if i < len(text) and text[i] == "\r" and text.startswith("\r\n", i):
+    if text.startswith("\r\n", i):
         return i
     return i if i >= len(text) or text[i] == "\n" else at
 

@@ -5,6 +5,8 @@ Plan first (chezmoi/terraform style): each artifact is ``PENDING`` (absent: to c
 the whole plan — for one resident or the whole fleet — has no ``DIVERGENT`` artifact, so a seat is
 never half-born and a drifted file is never silently repaired. Two residents whose fleet-owned files
 are one file on disk (the same repo, or one repo a symlink to another) are DIVERGENT at plan time.
+A DIVERGENT file whose owned keys are only absent carries an ``adoption`` (generators.adoption):
+``apply_fleet(..., adopt=True)`` writes it; the report then says ``ADOPTED``.
 Bearer files are create-only and never read; fleet files compare on their owned projection (or
 whole bytes for scripts). Unsafe paths (a symlinked segment, an escape from the trusted root, a file
 where a directory should be) are DIVERGENT too.
@@ -34,6 +36,7 @@ CREATED = "CREATED"  # written by the provision run that reports it
 ADOPTED = "ADOPTED"  # an existing file this provision --adopt run added the owned keys to
 MATCH = "MATCH"
 DIVERGENT = "DIVERGENT"
+STATUSES = (DIVERGENT, PENDING, CREATED, ADOPTED, MATCH)  # every artifact status, worst first
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 OWNED_DIFFER = "owned keys differ: "
 
@@ -56,7 +59,10 @@ class Artifact:
     unsafe_at: Path | None = field(default=None, repr=False, compare=False)
     # Other residents whose fleet-owned file this same file on disk is (a manifest problem).
     shared_with: tuple[str, ...] = field(default=(), repr=False, compare=False)
-    # A DIVERGENT file whose owned keys are only absent: what `provision --adopt` would write.
+    # ("file", st_dev, st_ino) of a fleet file the plan found (from the lstat it made anyway).
+    found_id: tuple | None = field(default=None, repr=False, compare=False)
+    # A DIVERGENT file whose owned keys are only absent: what `provision --adopt` would write
+    # (on an ADOPTED file: what it wrote).
     adoption: adoption.Adoption | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -69,7 +75,7 @@ class Artifact:
     def to_json(self) -> dict:
         return {"path": str(self.path), "owner": self.owner, "status": self.status,
                 "owned_keys": list(self.owned_keys), "reason": self.reason, "diff": self.diff,
-                "adoptable": self.adoption is not None,
+                "adoptable": self.adoption is not None and self.status == DIVERGENT,
                 "adopt_diff": self.adoption.diff if self.adoption is not None else ""}
 
 
@@ -87,12 +93,9 @@ class ResidentPlan:
 
     @property
     def status(self) -> str:
-        """The worst artifact status: DIVERGENT > PENDING > CREATED > ADOPTED > MATCH."""
+        """The worst artifact status (the order of STATUSES)."""
         statuses = {a.status for a in self.artifacts}
-        for status in (DIVERGENT, PENDING, CREATED, ADOPTED):
-            if status in statuses:
-                return status
-        return MATCH
+        return next((s for s in STATUSES if s in statuses), MATCH)
 
     def divergent(self) -> list[Artifact]:
         return [a for a in self.artifacts if a.status == DIVERGENT]
@@ -148,8 +151,11 @@ def _refuse_shared(fleet: Fleet, plans: list[ResidentPlan]) -> list[ResidentPlan
     disk). Checked against the whole fleet, so planning one resident still sees its clashes.
     Only files outside the instance root can clash: seat homes are distinct by construction."""
     root = fleet.instance_root
-    entries = [(plan.agent_id, art.path, art) for plan in plans for art in plan.artifacts
-               if art.owner == FLEET and art.emitted is not None and art.emitted.root != root]
+    # `is not`: the emitters hand the fleet's own instance_root object to every seat-home file (and
+    # comparing Paths by value costs more than this whole check); a file that slips through is only
+    # looked at needlessly.
+    entries = [(plan.agent_id, art.path, art, art.found_id) for plan in plans for art in plan.artifacts
+               if art.owner is FLEET and art.emitted is not None and art.emitted.root is not root]
     planned = {plan.agent_id for plan in plans}
     for resident in fleet.residents:
         if resident.agent_id in planned:
@@ -158,8 +164,8 @@ def _refuse_shared(fleet: Fleet, plans: list[ResidentPlan]) -> list[ResidentPlan
             emitted = emit_resident(fleet, resident, interpreter=plans[0].interpreter if plans else None)
         except CuratorError:  # that resident's own plan reports its problem
             continue
-        entries += [(resident.agent_id, item.path, None) for item in emitted
-                    if item.owner == FLEET and item.root != root]
+        entries += [(resident.agent_id, item.path, None, None) for item in emitted
+                    if item.owner is FLEET and item.root is not root]
     for group in shared_files.shared(entries):
         owners = list(dict.fromkeys(owner for owner, _, _ in group))
         real = os.path.realpath(group[0][1])
@@ -195,7 +201,8 @@ def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Art
     except OSError as err:
         return Artifact(item.path, item.owner, DIVERGENT, owned, f"unreadable: {err.strerror or err}", emitted=item)
     status, reason, diff, keys = _compare(item, found, prefix, owned)
-    artifact = Artifact(item.path, item.owner, status, keys, reason, diff, emitted=item)
+    artifact = Artifact(item.path, item.owner, status, keys, reason, diff, emitted=item,
+                        found_id=("file", found_stat.st_dev, found_stat.st_ino))
     if status == DIVERGENT and item.owned is not None and reason.startswith(OWNED_DIFFER):
         try:
             artifact.adoption = adoption.adopt(item.path, item.convergence, found, item.owned, prefix)
@@ -472,7 +479,8 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
         for art in plan.artifacts:
             if art.path in born and art.status == MATCH:
                 if born[art.path].adoption is not None:
-                    keys = ", ".join(born[art.path].adoption.added_keys)
+                    art.adoption = born[art.path].adoption  # what was written, for the report
+                    keys = ", ".join(art.adoption.added_keys)
                     art.status, art.reason = ADOPTED, f"adopted now: added {keys}, kept the rest of the file"
                 else:
                     art.status, art.reason = CREATED, f"created now (mode {art.emitted.mode:04o})"

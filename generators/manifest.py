@@ -225,14 +225,18 @@ class _Reader:
             if key not in allowed:
                 self.fail(where + (key,), f"unknown key (allowed: {', '.join(allowed)})")
 
-    def abspath(self, value: str) -> Path:
+    def abspath(self, value: str, where: tuple = ()) -> Path:
         # Lexical normalisation only: symlinks stay visible so the composer can refuse them.
+        if "\x00" in value:
+            self.fail(where, "a path cannot hold a NUL character")
         return Path(os.path.normpath(self.base / os.path.expanduser(value)))
 
-    def command_path(self, value: str) -> str:
+    def command_path(self, value: str, where: tuple = ()) -> str:
         """A bare name stays a PATH lookup; anything with a slash is a path, resolved like the rest."""
         value = os.path.expanduser(value)
-        return value if "/" not in value else str(self.abspath(value))
+        if "\x00" in value:
+            self.fail(where, "a path cannot hold a NUL character")
+        return value if "/" not in value else str(self.abspath(value, where))
 
     # -- the document
 
@@ -249,6 +253,8 @@ class _Reader:
         if mode not in PERMISSION_MODES:
             self.fail(("default_permission_mode",), f"{mode!r} is not one of {', '.join(PERMISSION_MODES)}")
         hook_python = self.get(doc, top, "hook_python", str)
+        if hook_python is not None and "\x00" in hook_python:
+            self.fail(("hook_python",), "a path cannot hold a NUL character")
         if hook_python is not None and not os.path.isabs(os.path.expanduser(hook_python)):
             self.fail(("hook_python",), "must be an absolute interpreter path")
         harness_cli = self.str_table(doc, top, "harness_cli")
@@ -268,14 +274,14 @@ class _Reader:
             parsed.append(resident)
         return Fleet(
             path=self.path,
-            instance_root=self.abspath(instance_root),
+            instance_root=self.abspath(instance_root, ("instance_root",)),
             mcp_prefix=prefix,
             catalog=catalog,
             default_model=model,
             default_permission_mode=mode,
             hooks=hooks,
             residents=tuple(parsed),
-            harness_cli={k: self.command_path(v) for k, v in harness_cli.items()},
+            harness_cli={k: self.command_path(v, ("harness_cli", k)) for k, v in harness_cli.items()},
             hook_python=os.path.expanduser(hook_python) if hook_python else None,
         )
 
@@ -348,9 +354,10 @@ class _Reader:
         return Resident(
             agent_id=agent_id,
             harness=harness,
-            repo=self.abspath(repo),
+            repo=self.abspath(repo, where + ("repo",)),
             mcp_overrides=overrides,
-            allowed_paths=tuple(self.abspath(p) for p in self.str_list(entry, where, "allowed_paths")),
+            allowed_paths=tuple(self.abspath(p, where + ("allowed_paths",))
+                                for p in self.str_list(entry, where, "allowed_paths")),
             model=self.get(entry, where, "model", str),
         )
 

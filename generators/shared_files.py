@@ -35,9 +35,10 @@ def file_identity(path: Path) -> Hashable:
     return ("path", os.path.normpath(path))
 
 
-def shared(entries: Iterable[tuple[str, Path, T]]) -> list[list[tuple[str, Path, T]]]:
-    """Groups of (owner id, path, payload) whose paths are one file and whose owners differ."""
+def shared(entries: Iterable[tuple[str, Path, T, Hashable | None]]) -> list[list[tuple[str, Path, T]]]:
+    """Groups of (owner id, path, payload) whose paths are one file and whose owners differ. An
+    entry may bring its file's identity, from a stat already made (``("file", st_dev, st_ino)``)."""
     groups: dict[Hashable, list[tuple[str, Path, T]]] = {}
-    for entry in entries:
-        groups.setdefault(file_identity(entry[1]), []).append(entry)
+    for owner, path, payload, identity in entries:
+        groups.setdefault(identity or file_identity(path), []).append((owner, path, payload))
     return [group for group in groups.values() if len({owner for owner, _, _ in group}) > 1]

@@ -209,7 +209,8 @@ INSERTS = [(("mcp", "neo-a"), {"k": 1}), (("mcp", "neo-b"), 2), (("instructions"
 
 @pytest.mark.parametrize("text", [
     "{}", "{\n}\n", '{"a": 1}', '{"a": 1,}', '{\n  "a": 1 // c\n}', '{\n  "a": 1, // c\n}',
-    '{\r\n  "a": 1 /* x */\r\n}\r\n', '{\n  "mcp": {} // none yet\n}', '{\n  "mcp": {\n    "x": 1\n  }\n}',
+    '{\r\n  "a": 1 /* x */\r\n}\r\n', '{\r\n  "a": 1, // c\r\n  "mcp": {\r\n    "x": 1 // d\r\n  }\r\n}\r\n',
+    '{\n  "mcp": {} // none yet\n}', '{\n  "mcp": {\n    "x": 1\n  }\n}',
     "{\n  'mcp': {x: 1,},\n}", "\ufeff{\n\t\"a\": [1, {\"b\": \"}\"}]\n}", '// head\n{ /* empty */ }',
     '{\n  "s": "a // not a comment, \\" }",\n  "t": \'{[\'\n}',
 ])
@@ -223,7 +224,7 @@ def test_splicing_only_inserts_and_gives_the_right_document(text):
             assert new[key] == old[key]
     assert {k: v for k, v in new.get("mcp", {}).items() if not k.startswith("neo-")} == old.get("mcp", {})
     if "\r\n" in text:
-        assert "\n" not in out.replace("\r\n", "")
+        assert "\n" not in out.replace("\r\n", "") and "\r" not in out.replace("\r\n", "")
 
 
 @pytest.mark.parametrize("text, reason", [
@@ -248,3 +249,80 @@ def test_adopt_proves_its_work_and_refuses_held_values(tmp_path):
     with pytest.raises(NotAdoptable, match="already hold other values: instructions") as caught:
         adoption.adopt(path, OPENCODE_CONFIG, held, expected, "neo-mjs-")
     assert caught.value.held
+
+
+def test_provision_adopt_json_reports_adopted_files_with_what_was_written(fleet_with_user_files, capsys):
+    manifest, _, jsonc, mcp = fleet_with_user_files
+    code, out, _ = run(capsys, "provision", "--fleet", str(manifest), "--adopt", "--json")
+    assert code == 0
+    arts = {Path(a["path"]): a for r in json.loads(out)["residents"] for a in r["artifacts"]}
+    for path in (jsonc, mcp):
+        assert arts[path]["status"] == "ADOPTED" and arts[path]["adoptable"] is False
+        assert f"+++ {path} (adopted)" in arts[path]["adopt_diff"]
+    assert {a["status"] for p, a in arts.items() if p not in (jsonc, mcp)} == {"CREATED"}
+
+
+def test_an_edit_that_rewrites_old_bytes_is_refused(monkeypatch, tmp_path):
+    expected = {"instructions": ["/m/MEMORY.md"]}
+    found = b'{\n  "model": "x"\n}\n'
+    monkeypatch.setattr(adoption, "_json_adopt", lambda text, inserts: text.replace('"x"', '"y"').replace(
+        "{\n", '{\n  "instructions": ["/m/MEMORY.md"],\n'))
+    with pytest.raises(NotAdoptable, match="change keys the fleet does not own"):
+        adoption.adopt(tmp_path / "opencode.jsonc", OPENCODE_CONFIG, found, expected, "neo-mjs-")
+    monkeypatch.setattr(adoption, "_json_adopt", lambda text, inserts: text.replace('": "x"', '":"x"').replace(
+        "{\n", '{\n  "instructions": ["/m/MEMORY.md"],\n'))
+    with pytest.raises(NotAdoptable, match="rewrite bytes outside the owned keys"):
+        adoption.adopt(tmp_path / "opencode.jsonc", OPENCODE_CONFIG, found, expected, "neo-mjs-")
+
+
+def test_an_editor_that_trips_is_an_unadoptable_file_not_a_crash(monkeypatch, tmp_path):
+    def broken(text, inserts):
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(adoption, "_json_adopt", broken)
+    with pytest.raises(NotAdoptable, match="cannot be edited safely"):
+        adoption.adopt(tmp_path / "opencode.jsonc", OPENCODE_CONFIG, b"{}", {"instructions": ["/m"]}, "neo-mjs-")
+    big = b'{"pad": "' + b"x" * adoption.MAX_BYTES + b'"}'
+    with pytest.raises(NotAdoptable, match="not edited"):
+        adoption.adopt(tmp_path / "opencode.jsonc", OPENCODE_CONFIG, big, {"instructions": ["/m"]}, "neo-mjs-")
+
+
+def test_random_commented_documents_all_adopt_and_keep_their_bytes():
+    """Seeded: documents of random shape, indentation, comments and line endings."""
+    import random
+
+    rng = random.Random(7)
+
+    def value(depth=0):
+        roll = rng.random()
+        if depth > 2 or roll < 0.4:
+            return rng.choice([1, 's}{//"', True, None, 2.5, "/* x */", "a'b"])
+        if roll < 0.7:
+            return [value(depth + 1) for _ in range(rng.randint(0, 3))]
+        return {f"k{i}": value(depth + 1) for i in range(rng.randint(0, 3))}
+
+    def decorate(text):
+        lines = []
+        for line in text.split("\n"):
+            roll = rng.random()
+            if roll < 0.2 and not line.rstrip().endswith(("{", "[")):
+                line += f" // note {rng.randint(0, 9)}"
+            elif roll < 0.3:
+                line += " /* b */"
+            lines.append(line)
+        out = ("// header\n" if rng.random() < 0.3 else "") + "\n".join(lines) + "\n"
+        return out.replace("\n", "\r\n") if rng.random() < 0.2 else out
+
+    expected = {"instructions": ["/m/MEMORY.md", "/m/identity.md"], "mcp.neo-mjs-a": {"type": "local", "command": ["x"]}}
+    for _ in range(60):  # json5 parses slowly; 400 seeds were also run once by hand, all green
+        doc = {f"u{i}": value() for i in range(rng.randint(0, 4))}
+        if rng.random() < 0.5:
+            doc["mcp"] = {"mine": value()}
+        text = decorate(json.dumps(doc, indent=rng.choice([2, 4, "\t"])))
+        result = adoption.adopt(Path("/r/opencode.jsonc"), OPENCODE_CONFIG, text.encode(), expected, "neo-mjs-")
+        after = result.after.decode()
+        assert only_insertions(text, after)
+        new = loads_jsonc(after)
+        assert {k: v for k, v in new.items() if k not in ("instructions", "mcp")} == \
+            {k: v for k, v in doc.items() if k != "mcp"}
+        assert new["mcp"].get("mine") == doc.get("mcp", {}).get("mine")

@@ -228,3 +228,16 @@ def test_broken_toml_is_one_line_naming_file_and_line(tmp_path, broken, where):
     assert message.startswith(f"{path}: invalid TOML at line ") and len(message.splitlines()) == 1, message
     reported = int(message.split(" at line ")[1].split(",")[0])
     assert reported in (line, line - 1 if where == "end" else line), message
+
+
+@pytest.mark.parametrize("old, new, where", [
+    ('repo = "repos/iris"', 'repo = "repos/ir\\u0000is"', "residents[0].repo"),
+    ('instance_root = "instances"', 'instance_root = "inst\\u0000ances"', "instance_root"),
+    ('repo = "repos/juno"', 'repo = "repos/juno"\nallowed_paths = ["a\\u0000b"]', "residents[1].allowed_paths"),
+])
+def test_a_nul_in_a_path_is_a_one_line_error(tmp_path, capsys, old, new, where):
+    manifest = write_fleet(tmp_path)
+    manifest.write_text(manifest.read_text().replace(old, new, 1))
+    code, out, err = run(capsys, "plan", "--fleet", str(manifest))
+    assert code == 1 and out == "" and len(err.splitlines()) == 1
+    assert f"{where} (line " in err and "NUL" in err and str(manifest) in err

@@ -129,7 +129,7 @@ def _print(plans: list[composer.ResidentPlan], as_json: bool, *, done: bool = Fa
     # A plan's absent files are PENDING (to create); provision reports the ones it wrote as CREATED.
     statuses = (composer.MATCH, composer.CREATED if done else composer.PENDING, composer.DIVERGENT)
     counts = [f"{sum(a.status == s for p in plans for a in p.artifacts)} {s}" for s in statuses]
-    adoptable = sum(a.adoption is not None for p in plans for a in p.artifacts)
+    adoptable = sum(a.adoption is not None and a.status == composer.DIVERGENT for p in plans for a in p.artifacts)
     adopted = sum(a.status == composer.ADOPTED for p in plans for a in p.artifacts)
     extra = f" ({adoptable} adoptable)" if adoptable else f", {adopted} ADOPTED" if adopted else ""
     print(f"{len(plans)} resident(s): {', '.join(counts)}{extra}")
