@@ -72,19 +72,17 @@ ACTIONS: tuple[Action, ...] = (
     Action("app.quit", "app", "quit", "Quit", "ctrl+q", priority=True, rank=11),
     # -- the index screen (ctrl+/F keys: they work while the editor has focus) -----------------------
     Action("index.save", "index", "save", "Save", "ctrl+s", priority=True, rank=1),
-    Action("index.switch_pane", "index", "switch_pane", "Editor ⇄ panels", "f2", show=False, rank=2),
+    Action("index.switch_pane", "index", "switch_pane", "Editor ⇄ panels", "f2", rank=2, short="Switch pane"),
     Action("index.undo_change", "index", "undo_change", "Undo change", "f8", rank=8),
     Action("index.redo_change", "index", "redo_change", "Redo change", "f9", rank=9),
     Action("index.reload", "index", "reload", "Reload from disk", "ctrl+r,f5", key_display="^r", rank=30,
            short="Reload"),
     # -- the editor -------------------------------------------------------------------------------
-    Action("editor.to_panels", "editor", "screen.focus_panels", "To the panels", "f2", rank=2, short="Panels"),
     Action("editor.find", "editor", "screen.find", "Find", "ctrl+f", rank=12),
     Action("editor.find_next", "editor", "screen.find_next", "Find next", "f3", show=False, rank=13),
     Action("editor.goto_line", "editor", "screen.goto_line", "Go to line", "ctrl+g", rank=14),
     Action("editor.leave", "editor", "screen.focus_panels", "To the panels", "escape", show=False, rank=13),
     # -- every panel (letters: a panel's table takes no text) -----------------------------------------
-    Action("panels.to_editor", "panels", "screen.focus_editor", "To the editor", "f2", rank=2, short="Editor"),
     Action("panels.goto", "panels", "screen.goto_row", "Go to line in editor", "enter", rank=15,
            short="Go to line"),
     Action("panels.search_archive", "panels", "screen.search_archive", "Search archive", "slash",

@@ -111,7 +111,7 @@ class IndexScreen(Screen):
         self.refresh_bindings()
 
     PANEL_ACTIONS = frozenset({"merge", "archive", "trim", "restore", "search_archive", "tab", "switch_pane",
-                               "focus_panels", "focus_editor", "goto_row", "leave_search"})
+                               "focus_panels", "goto_row", "leave_search"})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Panel actions wait for the panels (dimmed until then); 'back to the fleet' is offered only
@@ -454,6 +454,7 @@ class IndexScreen(Screen):
         """Saving text that brings back an entry also kept in ARCHIVE.md: say so (a restore would add
         a second copy)."""
         from curator.index_model import parse_index
+        from curator.levers.archive import STAMP
         from curator.levers.text import read_optional
 
         try:
@@ -462,7 +463,9 @@ class IndexScreen(Screen):
             return
         if raw is None:
             return
-        archived = {e.text.strip() for e in parse_index(raw).entries}
+        # An archived entry carries "· archived YYYY-MM-DD" at the end of its first line.
+        archived = {"\n".join([STAMP.sub("", e.text.split("\n")[0])] + e.text.split("\n")[1:]).strip()
+                    for e in parse_index(raw).entries}
         had = {e.text.strip() for e in parse_index(before.encode("utf-8", "surrogateescape")).entries}
         back = [e for e in parse_index(self.editor_bytes()).entries if e.text.strip() in archived - had]
         if back:
@@ -548,9 +551,6 @@ class IndexScreen(Screen):
 
     def action_focus_panels(self) -> None:
         self.panels.focus_active()
-
-    def action_focus_editor(self) -> None:
-        self.editor.focus()
 
     def action_tab(self, tab: str) -> None:
         self.panels.active = tab
