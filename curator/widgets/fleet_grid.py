@@ -15,7 +15,7 @@ from textual.widgets import DataTable
 
 from curator.widgets.byte_meter import mini_meter
 from curator.widgets.verbatim import verbatim
-from generators.composer import ADOPTED, CREATED, DIVERGENT, MATCH, PENDING
+from generators.composer import ADOPTED, CREATED, DIVERGENT, MATCH, PENDING, STATUSES
 from generators.emission import ROLE_BEARER, ROLE_BOOT, ROLE_CONFIG, ROLE_MCP
 
 # Status values come from the core; only their look lives here.
@@ -23,7 +23,7 @@ from generators.emission import ROLE_BEARER, ROLE_BOOT, ROLE_CONFIG, ROLE_MCP
 STATUS_STYLES = {MATCH: "$success", PENDING: "$warning", CREATED: "$success", ADOPTED: "$success",
                  DIVERGENT: "bold $error"}
 STATUS_SYMBOLS = {MATCH: "✓", PENDING: "+", CREATED: "✓", ADOPTED: "✓", DIVERGENT: "✗"}
-WORST = (DIVERGENT, PENDING, CREATED, ADOPTED, MATCH)
+WORST = STATUSES  # the core's order, worst first
 # (wide title, narrow title) per role; a role missing here is a file name and titles itself.
 ROLE_TITLES = {ROLE_CONFIG: ("config", "config"), ROLE_MCP: ("MCP servers", "MCP"),
                ROLE_BOOT: ("boot hook", "hook"), ROLE_BEARER: ("bearer files", "bearer")}
