@@ -29,3 +29,21 @@ def test_preview_refuses_with_apply_and_cancel_in_view(snap_compare, size):
         await quiet(pilot)
 
     assert snap_compare(CuratorApp(fleet_path=divergent_fleet()), terminal_size=size, run_before=open_preview)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_fleet_panel_with_three_harnesses_fits(snap_compare, size):
+    """A claude-code seat's plan (as its emitter describes its files) beside the kimi-code and
+    opencode seats: the same four role columns, every column in view at 80 columns."""
+    from test_app_fleet_grid import third_harness_plan
+    from test_app_snapshots import FLEET_ROOT
+
+    async def with_a_third_harness(pilot) -> None:
+        await quiet(pilot)
+        screen = pilot.app.screen
+        third = third_harness_plan(FLEET_ROOT)
+        screen.show_plans(screen.fleet, screen.plans + [third], screen.meters,
+                          {**screen.boot_results, third.agent_id: None}, screen.file_diffs)
+        await quiet(pilot)
+
+    assert snap_compare(CuratorApp(fleet_path=divergent_fleet()), terminal_size=size, run_before=with_a_third_harness)

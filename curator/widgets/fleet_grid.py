@@ -125,7 +125,7 @@ class FleetGrid(DataTable):
             ("✓", "mark", [self.mark_cell(p) for p in self.plans]),
             ("Resident", "resident", [verbatim(p.agent_id, "bold") for p in self.plans]),
             ("Harness", "harness", [verbatim(p.harness) for p in self.plans]),
-            ("Hot index", "index", [mini_meter(self.meters.get(p.agent_id), layout.meter_bar) for p in self.plans]),
+            ("Hot index", "index", [self.meter_cell(self.meters.get(p.agent_id), layout) for p in self.plans]),
         ]
         columns += [(name, name, [extra(p, name) for p in self.plans]) for name in self.extra_columns]
         for role in self.roles:
@@ -133,6 +133,12 @@ class FleetGrid(DataTable):
                      for p in self.plans]
             columns.append((role_title(role, layout.narrow_titles), role, cells))
         return columns
+
+    @staticmethod
+    def meter_cell(reading, layout: Layout) -> Content:
+        if reading is None and layout.symbols:
+            return verbatim("none", "dim")  # no MEMORY.md yet, in the narrow layout's few cells
+        return mini_meter(reading, layout.meter_bar)
 
     @staticmethod
     def widths(layout: Layout, columns) -> list[int]:
