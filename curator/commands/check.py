@@ -122,6 +122,7 @@ def _load_json(load: LoadResult) -> dict:
         "dropped": [_lost_json(entry) for entry in load.dropped],
         "partial": _lost_json(load.partial) if load.partial else None,
         "note": load.note,
+        "warning": load.warning,
     }
 
 
@@ -218,6 +219,8 @@ def print_report(analysis: Analysis, console: Console) -> None:
         for name, loaded, lost, note in rows:
             console.print(Text(f"  {name}: loaded {loaded}, {lost or 'no'} entries lost: {note}"))
     for name, load in analysis.loads.items():
+        if load.warning:  # the harness's own words, as it appends them to what it loaded
+            console.print(Text(f"{name} tells the model: {load.warning}", style="yellow"))
         if not load.lost_entries:
             continue
         console.print(Text(f"{name} never loads these entries:", style="bold"))
