@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def example_seat() -> Path:
     """A scratch copy of the grown example seat (the bench never writes the bundled one)."""
     target = Path(tempfile.mkdtemp(prefix="seat-curator-bench-")) / "memory"
-    source = resources.files("examples").joinpath("seats", "wren", "memory")
+    source = resources.files("curator").joinpath("examples", "seats", "wren", "memory")
     target.mkdir(parents=True)
     for item in source.iterdir():
         if item.name.endswith(".md"):
@@ -54,7 +54,7 @@ async def type_into_curator(memory_dir: Path) -> float:
 
     app = CuratorApp(memory_dir)
     async with app.run_test(size=SIZE) as pilot:
-        while app.screen.analysis is None:  # the panels and the first analysis come after the first frame
+        while not app.screen.is_settled():  # the panels and the first analysis come after the first frame
             await pilot.pause(0.01)
         await app.workers.wait_for_complete()
         start = time.perf_counter()

@@ -41,9 +41,14 @@ DEMO_ROOT = Path(tempfile.gettempdir()) / "seat-curator-screenshots" / "demo"
 
 
 async def settle(app, pilot) -> None:
-    await pilot.pause()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
+    """Until the app says it is idle (every screen's ``is_settled``), then cursor blink off."""
+    while True:
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        if all(getattr(s, "is_settled", lambda: True)() for s in app.screen_stack):
+            break
+        await pilot.pause(0.02)
     for editor in app.screen.query("TextArea"):
         editor.cursor_blink = False
     await pilot.wait_for_scheduled_animations()

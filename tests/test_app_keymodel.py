@@ -37,8 +37,29 @@ def fleet_seat(tmp_path: Path) -> tuple[Path, Path]:
     return manifest, plan.memory_dir
 
 
-def footer_keys(app) -> list[FooterKey]:
-    return list(app.screen.query(FooterKey))
+def highlight_entry(app, needle: str):
+    """Put the Entries panel's cursor on the entry containing ``needle`` and focus it; its row."""
+    table = app.screen.query_one(EntriesTable)
+    row = next(r for r in table.rows_by_id.values() if needle in r.text)
+    table.move_cursor(row=table.get_row_index(row.id))
+    table.focus()
+    return row
+
+
+async def footer_keys(app, pilot) -> list[FooterKey]:
+    """The footer's keys once it shows the bindings of the current focus (it recomposes after a
+    refresh, so right after a focus change it may still show the previous focus's keys)."""
+    import time
+
+    deadline = time.monotonic() + 60
+    while True:
+        await pilot.pause()
+        keys = list(app.screen.query(FooterKey))
+        live = {b.action for _node, b, _enabled, _tip in app.screen.active_bindings.values() if b.show}
+        if {k.action for k in keys} == live and not app.screen.query_one("KeysFooter")._recompose_pending:
+            return keys
+        assert time.monotonic() < deadline, "the footer never caught up with the focus"
+        await pilot.pause(0.02)
 
 
 def notes(app) -> str:
@@ -111,7 +132,7 @@ async def test_every_footer_key_works_with_the_editor_focused_and_types_nothing(
         await settle(app, pilot)
         assert isinstance(app.focused, IndexEditor)  # the focus the app starts in
         checked = []
-        for key in footer_keys(app):
+        for key in await footer_keys(app, pilot):
             if key.action != "quit":
                 app.screen.editor.focus()
                 await pilot.pause()
@@ -129,7 +150,7 @@ async def test_every_footer_key_works_in_every_panel(tmp_path):
             screen = await back_to_index(app, pilot)
             screen.action_tab(tab)
             await pilot.pause()
-            for key in footer_keys(app):
+            for key in await footer_keys(app, pilot):
                 if key.action == "quit":
                     continue
                 screen = await back_to_index(app, pilot)
@@ -294,10 +315,7 @@ async def test_editor_undo_cannot_bring_back_what_a_lever_moved(tmp_path):
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        table = app.screen.query_one(EntriesTable)
-        entry_id = next(r.id for r in table.rows_by_id.values() if "Never force-push" in r.text)
-        table.move_cursor(row=table.get_row_index(entry_id))
-        table.focus()
+        highlight_entry(app, "Never force-push")
         await pilot.press("a", "y")
         await settle(app, pilot)
         after_lever = app.screen.editor.text
@@ -317,10 +335,7 @@ async def test_saving_an_entry_that_is_also_archived_warns(tmp_path):
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        table = app.screen.query_one(EntriesTable)
-        entry = next(r for r in table.rows_by_id.values() if "Never force-push" in r.text)
-        table.move_cursor(row=table.get_row_index(entry.id))
-        table.focus()
+        entry = highlight_entry(app, "Never force-push")
         await pilot.press("a", "y")
         await settle(app, pilot)
         app.clear_notifications()
@@ -353,10 +368,7 @@ async def test_enter_on_an_entry_goes_to_its_line_with_the_link_selected(tmp_pat
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        table = app.screen.query_one(EntriesTable)
-        row = next(r for r in table.rows_by_id.values() if "Never force-push" in r.text)
-        table.move_cursor(row=table.get_row_index(row.id))
-        table.focus()
+        row = highlight_entry(app, "Never force-push")
         await pilot.press("enter")
         await pilot.pause()
         editor = app.screen.editor
@@ -465,7 +477,24 @@ async def test_a_keys_file_rebinds_an_action_everywhere_it_is_shown(tmp_path):
         await pilot.press("x", "ctrl+s")
         await settle(app, pilot)
         assert "f7 undoes the save" in str(app.screen.query_one("#status").render())
-        assert any(k.key == "f7" and k.description == "Undo change" for k in footer_keys(app))
+        assert any(k.key == "f7" and k.description == "Undo change" for k in await footer_keys(app, pilot))
         await pilot.press("f7")
         await settle(app, pilot)
     assert (seat / "MEMORY.md").read_bytes() == before
+
+
+async def test_the_unsaved_mark_follows_typing_undo_and_save_keeps_the_cursor(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        title = app.screen.query_one("#seat-title")
+        await pilot.press("down", "down", "x")
+        await pilot.pause()
+        assert str(title.render()).startswith("● unsaved")
+        await pilot.press("ctrl+z")  # the editor's own undo: no edit() call, still measured
+        await pilot.pause()
+        assert not str(title.render()).startswith("● unsaved") and not app.screen.dirty
+        await pilot.press("y", "ctrl+s")
+        await settle(app, pilot)
+        assert not app.screen.dirty and app.screen.editor.cursor_location == (2, 1)  # where the bearer typed

@@ -152,10 +152,10 @@ class IndexScreen(Screen):
 
     @property
     def fleet_below(self) -> bool:
-        from curator.screens.fleet import FleetScreen
-
+        """Opened from the fleet panel (pushed over it), not as the app's own first screen (`tui DIR`).
+        Decided from the stack, so start-up never imports the fleet screens."""
         stack = self.app.screen_stack
-        return self in stack and any(isinstance(s, FleetScreen) for s in stack[:stack.index(self)])
+        return self in stack and stack.index(self) > 0 and self.app.fleet_path is not None
 
     def node_for_target(self, target: str):
         """The widget a registry target's own actions run on (the palette asks)."""
@@ -275,14 +275,15 @@ class IndexScreen(Screen):
     @on(IndexEditor.Changed, "#editor")
     def editor_loaded(self) -> None:
         """``load_text`` and the editor's own undo/redo change the document without ``edit``, so
-        ``after_edit`` never sees them: measure here. After a keystroke this is a cheap echo."""
-        self.editor.check_dirty()
-        self.editor_changed()
+        ``after_edit`` never sees them: measure here. A keystroke's own message is skipped."""
+        if not self.editor.is_echo():
+            self.editor.check_dirty()
+            self.editor_changed()
 
-    def editor_changed(self) -> None:
+    def editor_changed(self, text: str | None = None) -> None:
         """Every keystroke: re-measure (cheap: bytes of the text, no parsing, a repaint of the meter
         only); the full analysis waits for a pause in typing."""
-        raw = self.editor_bytes()
+        raw = (self.editor.text if text is None else text).encode("utf-8", "surrogateescape")
         self.query_one(ByteMeter).reading = measure(raw, self.limits)
         if raw != self._requested:  # not an echo of text already analysed
             self._last_edit = time.monotonic()
@@ -353,8 +354,8 @@ class IndexScreen(Screen):
         the analysis runs at once (not debounced), so pointers are re-checked before the next key and
         anything orphaned is flagged immediately."""
         text = self.read_index()
-        if text is not None:
-            self.show_disk_text(text, keep_place=event.kind != "edit")
+        if text is not None and text != self.editor.text:  # a save leaves the editor (and cursor) alone
+            self.show_disk_text(text, keep_place=True)
         self.set_status(event.description, "$success")
         self.read_history()
         before = self.analysis.pointers if self.analysis is not None else None

@@ -27,9 +27,10 @@ class IndexEditor(TextArea):
             super().__init__()
             self.dirty = dirty
 
-    def __init__(self, *args, after_edit: Callable[[], None] | None = None, **kwargs):
+    def __init__(self, *args, after_edit: Callable[[str], None] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.after_edit = after_edit
+        self.after_edit = after_edit  # called with the new text inside every edit
+        self._echoes = 0  # Changed messages still to come for edits already handled here
         self.saved_text = ""  # as last loaded from / saved to disk
         self._shown_dirty = False
 
@@ -39,14 +40,24 @@ class IndexEditor(TextArea):
 
     def edit(self, edit):
         result = super().edit(edit)
-        self.check_dirty()
+        self._echoes += 1
+        text = self.text  # joined once per keystroke: the document keeps lines
+        self.check_dirty(text)
         if self.after_edit is not None:
-            self.after_edit()
+            self.after_edit(text)
         return result
 
-    def check_dirty(self) -> None:
+    def is_echo(self) -> bool:
+        """For a ``Changed`` message: True when it reports an edit ``edit`` already handled (a
+        keystroke), False for a change made without ``edit`` (load_text, the editor's undo/redo)."""
+        if self._echoes:
+            self._echoes -= 1
+            return True
+        return False
+
+    def check_dirty(self, text: str | None = None) -> None:
         """Post ``DirtyChanged`` when the text starts or stops matching the disk version."""
-        dirty = self.dirty
+        dirty = (self.text if text is None else text) != self.saved_text
         if dirty != self._shown_dirty:
             self._shown_dirty = dirty
             self.post_message(self.DirtyChanged(dirty))
