@@ -102,6 +102,7 @@ class FleetScreen(Screen):
     def on_mount(self) -> None:
         grid = self.query_one(FleetGrid)
         grid.extra_columns = [BOOT_CHECK]
+        grid.narrow_titles[BOOT_CHECK] = "Boot"
         grid.focus()
         self.set_interval(self.AGE_TICK_S, self.tick_ages)
 

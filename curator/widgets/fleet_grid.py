@@ -93,6 +93,7 @@ class FleetGrid(DataTable):
         self.marked: set[str] = set()
         # Extra columns before the roles (e.g. the boot check): title -> {agent_id: (wide, narrow) cell}
         self.extra_columns: list[str] = []
+        self.narrow_titles: dict[str, str] = {"Hot index": "Index"}  # column title -> its narrow form
         self.extra_cells: dict = {}
         self.meters: dict = {}
         self.layout_used: Layout | None = None
@@ -128,6 +129,8 @@ class FleetGrid(DataTable):
             ("Hot index", "index", [self.meter_cell(self.meters.get(p.agent_id), layout) for p in self.plans]),
         ]
         columns += [(name, name, [extra(p, name) for p in self.plans]) for name in self.extra_columns]
+        if layout.narrow_titles:
+            columns = [(self.narrow_titles.get(title, title), key, cells) for title, key, cells in columns]
         for role in self.roles:
             cells = [status_cell([a for a in p.artifacts if role in a.roles], symbols=layout.symbols)
                      for p in self.plans]
@@ -138,7 +141,10 @@ class FleetGrid(DataTable):
     def meter_cell(reading, layout: Layout) -> Content:
         if reading is None and layout.symbols:
             return verbatim("none", "dim")  # no MEMORY.md yet, in the narrow layout's few cells
-        return mini_meter(reading, layout.meter_bar)
+        cell = mini_meter(reading, layout.meter_bar)
+        if not layout.meter_bar:  # no bar: no gap before the bytes
+            cell = cell[len(cell.plain) - len(cell.plain.lstrip()):]
+        return cell
 
     @staticmethod
     def widths(layout: Layout, columns) -> list[int]:
