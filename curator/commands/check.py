@@ -104,7 +104,7 @@ def _entry_json(entry: Entry) -> dict:
         "end_line": entry.end_line,
         "bytes": entry.nbytes,
         "text": entry.text,
-        "pointers": [{"target": link.target, "kind": link.kind, "line": link.line} for link in entry.pointers],
+        "pointers": [{"target": link.shown, "kind": link.kind, "line": link.line} for link in entry.pointers],
     }
 
 
@@ -154,6 +154,7 @@ def to_json(analysis: Analysis) -> dict:
             "escapes": [{"file": e.file, "line": e.line, "target": e.target, "reason": e.reason}
                         for e in pointers.escapes],
             "unreadable": [{"file": u.file, "message": u.message} for u in pointers.unreadable],
+            "unwritten": [{"file": u.file, "line": u.line, "target": u.target} for u in pointers.unwritten],
         },
     }
 
@@ -236,6 +237,10 @@ def print_report(analysis: Analysis, console: Console) -> None:
 
     pointers = analysis.pointers
     console.print()
+    if pointers.unwritten:  # information: the harness's own convention for "worth writing later"
+        names = ", ".join(dict.fromkeys(f"[[{u.target}]]" for u in pointers.unwritten))
+        console.print(Text(f"Unwritten memories ({len(pointers.unwritten)} wikilink(s) naming no file yet, "
+                           f"not a problem): {names}", style="dim"))
     if not pointers.problem_count:
         console.print(Text(f"Pointers: {len(pointers.files)} markdown file(s), no problems.", style="green"))
         return
