@@ -15,7 +15,6 @@ Pure: no textual import (the layering test checks it).
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -170,6 +169,8 @@ def load_keymap(path: Path | None = None) -> tuple[dict[str, str], list[str]]:
         "index.undo_change" = "ctrl+t"     # one key
         "app.reprovision" = "f4,ctrl+o"    # or several, comma-separated
     """
+    import tomllib  # only when there is a file to read: start-up pays for nothing else
+
     from curator.fsio import read_bytes
 
     path = keymap_path() if path is None else Path(path)
