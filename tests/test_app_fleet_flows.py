@@ -259,6 +259,7 @@ async def test_preview_at_80x24_keeps_apply_cancel_and_their_keys_in_view_and_sc
 async def test_preview_keys_f1_q_esc_and_a_click_on_cancel(tmp_path):
     app = CuratorApp(fleet_path=write_fleet(tmp_path / "fleet"))
     async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
         fleet = app.screen
         preview = await open_preview_on(app, pilot, KIMI)
         await pilot.press("f1")
@@ -287,6 +288,7 @@ async def test_preview_click_on_a_row_shows_its_file_and_click_on_apply_writes(t
     manifest = write_fleet(tmp_path / "fleet", provision=False)
     app = CuratorApp(fleet_path=manifest)
     async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)  # the plan runs in a worker: its counts come when it is done
         fleet = app.screen
         assert f"0 {MATCH}" in str(fleet.query_one("#status").render())
         preview = await open_preview_on(app, pilot, KIMI)
