@@ -750,9 +750,11 @@ class SeatStore:
             "done": [e.to_json() for e in self._done],
             "undone": [e.to_json() for e in self._undone],
         }
-        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+        # A path is bytes on Linux: one that is not UTF-8 reaches here with lone surrogates, which
+        # only the ASCII escapes (\udcxx) carry through JSON and back to the same str.
+        text = json.dumps(data, indent=1) + "\n"
         try:
-            fsio.atomic_write(self.journal_path, text.encode("utf-8"), mode=0o600)
+            fsio.atomic_write(self.journal_path, text.encode("ascii"), mode=0o600)
         except OSError as err:
             done = ("the files were written, but the undo journal could not be updated; the next start "
                     "settles it" if written else "cannot write the undo journal, nothing changed")

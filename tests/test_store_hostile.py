@@ -24,6 +24,7 @@ from curator import fsio
 from curator.change import Change
 from curator.cli import main
 from curator.errors import InputError
+from curator.index_model import parse_index
 from curator.store import SeatStore, seat_state
 
 INDEX = (
@@ -276,3 +277,31 @@ def test_temp_files_a_kill_leaves_in_the_state_dir_are_reported_then_cleaned(sea
     assert not temp.exists()
     assert (blobs / ".notes").exists() and fresh.exists()
     assert seat_state(seat).leftovers == ()
+
+
+def test_a_memory_dir_whose_path_is_not_utf8_is_saved_undone_and_checked(tmp_path):
+    """Linux paths are bytes: a seat under a directory named in Latin-1 (or any non-UTF-8 bytes)
+    must save, journal, undo and check like any other, not end in a UnicodeEncodeError."""
+    memory = Path(os.fsdecode(os.fsencode(str(tmp_path)) + b"/caf\xe9-seat"))
+    memory.mkdir()
+    index = b"# Index\n\n## Notes\n- first lesson kept\n- second lesson to archive\n"
+    (memory / "MEMORY.md").write_bytes(index)
+    state = tmp_path / "state"
+    # PYTHONIOENCODING: stdout as in a UTF-8 locale (strict), where printing such a path fails
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "xdg"), "PYTHONIOENCODING": "utf-8"}
+
+    def cli(*argv):
+        done = subprocess.run([sys.executable, "-m", "curator", *map(str, argv)], capture_output=True,
+                              timeout=30, env=env)
+        assert b"Traceback" not in done.stderr, done.stderr.decode("utf-8", "replace")
+        return done
+
+    archived = cli("archive", memory, parse_index(index).entries[1].id, "--state-dir", state)
+    assert archived.returncode == 0, archived.stderr
+    assert os.fsencode(str(memory)) in archived.stdout  # the undo hint names the dir as its bytes
+    assert b"second lesson" in (memory / "ARCHIVE.md").read_bytes()
+    undone = cli("undo", memory, "--state-dir", state)
+    assert undone.returncode == 0, undone.stderr
+    assert (memory / "MEMORY.md").read_bytes() == index and not (memory / "ARCHIVE.md").exists()
+    for argv in (["check", memory], ["check", memory, "--json"]):
+        assert cli(*argv).returncode == 0
