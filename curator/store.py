@@ -160,7 +160,7 @@ def interrupted_change(memory_dir: str | Path, *, state_dir: str | Path | None =
     Raises InputError for an unreadable journal."""
     memory, state = _locate(memory_dir, state_dir)
     journal = state / "journal.json"
-    if not os.path.lexists(journal) or _lock_is_held(state):
+    if _absent(journal) or _lock_is_held(state):
         return None
     done, _undone = _parse_journal(fsio.read_bytes(journal), memory, journal)
     if not done or done[-1].state not in IN_TRANSITION:
@@ -254,6 +254,18 @@ def _lock_is_held(state_dir: Path) -> bool:
         return True
     finally:
         os.close(fd)
+
+
+def _absent(path: Path) -> bool:
+    """True only if ``path`` does not exist. os.path.lexists says False for any error, so a file
+    behind a directory without search permission would pass for a missing (or empty) journal."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except OSError as err:
+        raise from_os_error(err, "cannot look up", path=path) from None
+    return False
 
 
 def _side(step: FileStep, now: str | None) -> str:
@@ -735,7 +747,7 @@ class SeatStore:
         try:
             raw = fsio.read_bytes(self.journal_path)
         except InputError:
-            if not os.path.lexists(self.journal_path):
+            if _absent(self.journal_path):
                 self._done, self._undone = [], []
                 return
             raise
@@ -808,7 +820,7 @@ class SeatStore:
         try:
             data = fsio.read_bytes(path)
         except InputError:
-            if not os.path.lexists(path):
+            if _absent(path):
                 raise InputError("the undo journal lost a saved version", path=path) from None
             raise
         if digest(data) != sha:

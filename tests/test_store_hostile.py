@@ -305,3 +305,42 @@ def test_a_memory_dir_whose_path_is_not_utf8_is_saved_undone_and_checked(tmp_pat
     assert (memory / "MEMORY.md").read_bytes() == index and not (memory / "ARCHIVE.md").exists()
     for argv in (["check", memory], ["check", memory, "--json"]):
         assert cli(*argv).returncode == 0
+
+
+def deny_search(monkeypatch, directory: Path) -> None:
+    """As if ``directory`` had no search permission: looking up or opening anything inside it
+    fails with EACCES (chmod alone cannot show it: root, which runs CI here, passes every check)."""
+    inside = str(directory) + os.sep
+    for name in ("open", "lstat", "stat"):
+        real = getattr(os, name)
+
+        def denied(path, *args, _real=real, **kwargs):
+            if os.fspath(path).startswith(inside):
+                raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+            return _real(path, *args, **kwargs)
+
+        monkeypatch.setattr(os, name, denied)
+
+
+def test_undo_copies_that_cannot_be_looked_up_are_a_permission_error_not_a_lost_version(seat, capsys, monkeypatch):
+    """An undo copy behind a directory without search permission is named as such, never reported
+    as "the undo journal lost a saved version" (os.path.lexists says False for EACCES too)."""
+    state = seat.parent / "state"
+    assert run(capsys, "archive", seat, first_id(seat, capsys), "--state-dir", state)[0] == 0
+    before = {p.name: p.read_bytes() for p in seat.iterdir()}
+    deny_search(monkeypatch, state / "blobs")
+    code, _out, err = run(capsys, "undo", seat, "--state-dir", state)
+    assert code == 1 and err.count("\n") == 1 and "EACCES" in err and "lost" not in err, err
+    monkeypatch.undo()
+    assert {p.name: p.read_bytes() for p in seat.iterdir()} == before
+
+
+def test_a_journal_that_cannot_be_looked_up_is_a_problem_check_reports(seat, monkeypatch):
+    """check must not take a journal it cannot look up for no journal (and so no interrupted
+    change): seat_state reports the problem."""
+    state = seat.parent / "state"
+    assert main(["archive", str(seat), parse_index((seat / "MEMORY.md").read_bytes()).entries[0].id,
+                 "--state-dir", str(state)]) == 0
+    deny_search(monkeypatch, state)
+    found = seat_state(seat, state_dir=state)
+    assert found.problem is not None and "EACCES" in found.problem and "journal.json" in found.problem
