@@ -22,7 +22,7 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
-from curator.errors import CuratorError
+from curator.errors import CuratorError, from_os_error
 from curator.fsio import MAX_READ_BYTES, atomic_write, exclusive_create, fsync_dir, swap, write_temp
 from generators import adoption, kimi, layout, opencode, shared_files
 from generators.emission import (CREATE_ONLY, FLEET, WHOLE_FILE, WHOLE_FILE_KEY,  # noqa: F401 (re-exported)
@@ -444,6 +444,7 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
     for art in pending:
         art.emitted.content  # render (and schema-check) everything before the first write
     written: list[Artifact] = []
+    art = None
     try:
         for art in adopting:
             _adopt(art)
@@ -455,8 +456,9 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
         _undo_written(written)
         if isinstance(err, CuratorError):
             raise
-        if isinstance(err, OSError):
-            raise PreparationError(f"cannot write: {err.strerror or err}", path=err.filename) from None
+        if isinstance(err, OSError):  # ENOSPC and EIO come from write(2), with no file name: name ours
+            where = err.filename or (art.path if art is not None else None)
+            raise from_os_error(err, "cannot write", path=where, cls=PreparationError) from None
         raise
     after = _refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in fresh])
     if any(p.divergent() for p in after):
