@@ -50,7 +50,9 @@ IN_TRANSITION = ("pending", "undoing", "redoing")  # journalled before the first
 
 
 def default_state_dir(memory_dir: Path) -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    base = os.environ.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(base):  # XDG: a relative path is invalid (it would follow the cwd): ignore it
+        base = str(Path.home() / ".local" / "state")
     key = hashlib.sha256(str(memory_dir).encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return Path(base) / "seat-curator" / key
 
