@@ -1,11 +1,15 @@
-"""Boot-canary wall time: a full canary of a generator-born fleet (one kimi-code and one opencode
-seat; boot, ordinary turn, forced compaction, reload) against the real CLIs.
+"""Boot-canary wall time: a full canary of a generator-born fleet of three seats — kimi-code (boot,
+ordinary turn, forced compaction, reload), opencode (one turn that compacts) and claude-code (boot,
+`/compact`, the turn after) — against the real CLIs, as `seat-curator canary` runs it (two seats at
+a time).
 
 Baseline, measured in the same run: the bare process start-up of the same harness invocations
-(`--version` once per turn the canary runs: 4 kimi-code + 2 opencode, the two seats side by side as
-the canary runs them). The ratio says how much of the canary is the harness's own turn work beyond
-starting. Goal: a full canary under 30 s wall. The note says where the time goes, per turn.
-Skipped (row says so) when the CLIs are not installed (`.ci/install-harnesses`).
+(`--version` once per turn the canary runs: 4 kimi-code, 2 opencode, 3 claude-code, side by side as
+the canary runs the seats). The ratio says how much of the canary is the harness's own turn work
+beyond starting. Goal: a full canary under 30 s wall. A second row is the same fleet without the
+claude-code seat, so the difference between the two rows is what Claude Code adds; the note says
+where the time goes, per seat and turn. Rows skip (and say so) when a CLI is not installed
+(`seat-curator install-harnesses`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from generators.composer import apply_fleet
 from generators.manifest import load_manifest
 
 GOAL_S = 30.0
-MANIFEST = """\
+TURNS = {"kimi-code": 4, "opencode": 2, "claude-code": 3}
+BASE = """\
 instance_root = "instances"
 default_model = "kimi-k2"
 mcp_prefix = "neo-mjs-"
@@ -30,17 +35,12 @@ mcp_prefix = "neo-mjs-"
 [mcp.neo-mjs-memory-core]
 command = "node"
 args = ["server.js", "--stdio"]
-
-[[residents]]
-agent_id = "@bench-kimi"
-harness = "kimi-code"
-repo = "repos/kimi"
-
-[[residents]]
-agent_id = "@bench-opencode"
-harness = "opencode"
-repo = "repos/opencode"
 """
+RESIDENTS = {
+    "kimi-code": '\n[[residents]]\nagent_id = "@bench-kimi"\nharness = "kimi-code"\nrepo = "repos/kimi"\n',
+    "opencode": '\n[[residents]]\nagent_id = "@bench-opencode"\nharness = "opencode"\nrepo = "repos/opencode"\n',
+    "claude-code": '\n[[residents]]\nagent_id = "@bench-claude"\nharness = "claude-code"\nrepo = "repos/claude"\n',
+}
 
 
 def _startups(argv: tuple[str, ...], times: int) -> float:
@@ -50,35 +50,46 @@ def _startups(argv: tuple[str, ...], times: int) -> float:
     return time.perf_counter() - started
 
 
-def full_canary() -> dict:
-    name = "canary: full fleet (kimi-code + opencode, boot + compaction)"
+def _canary_row(name: str, harnesses: tuple[str, ...]) -> dict:
     try:
-        kimi, opencode = find_cli("kimi-code"), find_cli("opencode")
+        clis = {h: find_cli(h) for h in harnesses}
     except CliNotFound as err:
         return {"name": name, "measured_s": 0.0, "baseline_s": 0.0, "ratio": 0.0, "goal": "<30s",
                 "note": f"SKIPPED: {err}"}
-    with ThreadPoolExecutor(max_workers=2) as pool:  # side by side, as the canary runs the two seats
+    with ThreadPoolExecutor(max_workers=2) as pool:  # two at a time, as the canary runs the seats
         started = time.perf_counter()
-        list(pool.map(lambda job: _startups(*job), [(kimi.argv, 4), (opencode.argv, 2)]))
+        list(pool.map(lambda h: _startups(clis[h].argv, TURNS[h]), harnesses))
         baseline = time.perf_counter() - started
     with tempfile.TemporaryDirectory(prefix="bench-canary-") as tmp:
         manifest = Path(tmp) / "fleet.toml"
-        manifest.write_text(MANIFEST, encoding="utf-8")
+        manifest.write_text(BASE + "".join(RESIDENTS[h] for h in harnesses), encoding="utf-8")
         fleet = load_manifest(manifest)
         apply_fleet(fleet)
         started = time.perf_counter()
         result = run_canary(fleet, save=False)
         measured = time.perf_counter() - started
-    turns = "; ".join(
+    seats = "; ".join(
         f"{r.harness} {r.status} {r.seconds:.1f}s (" + ", ".join(f"{k} {v:.1f}" for k, v in r.step_seconds.items()) + ")"
         for r in result.residents)
     verdict = "goal met" if measured < GOAL_S else "OVER GOAL"
     return {"name": name, "measured_s": measured, "baseline_s": baseline, "ratio": measured / baseline,
-            "goal": "<30s", "note": f"{verdict}; {turns}"}
+            "goal": "<30s", "note": f"{verdict}; {seats}"}
 
 
-ROWS = [full_canary]
+def full_canary() -> dict:
+    return _canary_row("canary: full fleet (kimi-code + opencode + claude-code)", ("kimi-code", "opencode", "claude-code"))
+
+
+def canary_without_claude() -> dict:
+    return _canary_row("canary: the same fleet without claude-code", ("kimi-code", "opencode"))
+
+
+def claude_alone() -> dict:
+    return _canary_row("canary: the claude-code seat alone", ("claude-code",))
+
+
+ROWS = [full_canary, canary_without_claude, claude_alone]
 
 if __name__ == "__main__":
-    row = full_canary()
-    print(row, file=sys.stdout)
+    for row in ROWS:
+        print(row(), file=sys.stdout)

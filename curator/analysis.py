@@ -64,12 +64,13 @@ class Analysis:
 
 
 def entry_pointer_state(analysis: Analysis, entry: Entry) -> str:
-    """"dangling" if one of the entry's file/anchor pointers is broken or escapes the memory dir,
-    "ok" if it has pointers and none is, "none" if it has no pointer at all."""
+    """"dangling" if one of the entry's file/anchor/wikilink pointers is broken (a probable wikilink
+    typo too) or escapes the memory dir, "ok" if it has pointers and none is, "none" if it has no
+    pointer at all. A wikilink to a memory not written yet is "ok": it is information."""
     if not entry.pointers:
         return "none"
     problems = analysis._problem_lines
-    checked = any(link.kind in ("file", "anchor") for link in entry.pointers)
+    checked = any(link.kind in ("file", "anchor", "wiki") for link in entry.pointers)
     if checked and any(entry.line <= line <= entry.end_line for line in problems):
         return "dangling"
     return "ok"

@@ -27,6 +27,7 @@ COMMAND_MODULES = {
     "curator.commands.fleet": ("init-fleet", "plan", "provision", "set-aside"),
     "curator.commands.canary": ("canary",),
     "curator.commands.harnesses": ("install-harnesses",),
+    "curator.commands.fit": ("fit",),
     "curator.commands.levers": (
         "candidates", "merge", "archive", "restore", "archive-search", "trim", "undo", "redo",
     ),

@@ -1,4 +1,4 @@
-"""The demo fleet: three seats built from bundled example data and provisioned by the generators.
+"""The demo fleet: four seats built from bundled example data and provisioned by the generators.
 
 - ``@neo-kimi-iris`` (kimi-code): a healthy seat, well under the target, every pointer good.
 - ``@neo-opencode-wren`` (opencode): a grown seat over the 17 KB target, with near-duplicate entries
@@ -6,8 +6,12 @@
   orphaned detail file.
 - ``@neo-kimi-kestrel`` (kimi-code): born from the template, then hand-edited: its ``config.toml``
   changed an owned key and its hook script is not the current generation, so it is DIVERGENT.
+- ``@neo-claude-vega`` (claude-code): a seat written mostly in Korean, over the byte target yet
+  loaded whole by Claude Code, which counts characters (a Hangul syllable is 3 bytes, 1 character):
+  the two budgets disagree, honestly. Its detail files are Claude Code's own kind (frontmatter,
+  ``[[name]]`` links, one naming a memory not written yet).
 
-The bearer files of iris and wren are laid down before provisioning, exactly as a bearer's own
+The bearer files of iris, wren and vega are laid down before provisioning, exactly as a bearer's own
 files would be there: the composer reports them MATCH and never touches them.
 """
 
@@ -26,7 +30,8 @@ from generators.composer import ResidentPlan, apply_fleet, plan_fleet
 from generators.manifest import Fleet, load_manifest
 
 HEALTHY, GROWN, DIVERGENT_SEAT = "@neo-kimi-iris", "@neo-opencode-wren", "@neo-kimi-kestrel"
-EXAMPLE_SEATS = {HEALTHY: "iris", GROWN: "wren"}
+CLAUDE_SEAT = "@neo-claude-vega"
+EXAMPLE_SEATS = {HEALTHY: "iris", GROWN: "wren", CLAUDE_SEAT: "vega"}
 
 MANIFEST = """\
 # Demo fleet for seat-curator (format: docs/fleet-manifest.md in the seat-curator repository).
@@ -61,6 +66,11 @@ repo = "repos/wren"
 agent_id = "@neo-kimi-kestrel"
 harness = "kimi-code"
 repo = "repos/kestrel"
+
+[[residents]]
+agent_id = "@neo-claude-vega"
+harness = "claude-code"
+repo = "repos/vega"
 """
 
 MANIFEST_FIRST_LINE = MANIFEST.partition("\n")[0].encode("utf-8")
@@ -161,13 +171,14 @@ def describe(demo: DemoFleet, command: str = "seat-curator") -> str:
         summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
         lines.append(f"  {plan.agent_id} ({plan.harness}): {summary}")
         lines.append(f"    memory: {plan.memory_dir}")
-    wren = demo.memory_dir(GROWN)
+    wren, vega = demo.memory_dir(GROWN), demo.memory_dir(CLAUDE_SEAT)
     lines += [
         f"  every run reopens it as it is; start over with `{command} demo --fresh`, remove it with "
         f"`rm -r {demo.root}`",
         "Try:",
         f"  {command} check {wren}",
         f"  {command} candidates {wren}",
+        f"  {command} check {vega}    # over the byte target, yet Claude Code loads it whole",
         f"  {command} plan --fleet {demo.fleet_path}",
         f"  {command} tui --fleet {demo.fleet_path}",
     ]

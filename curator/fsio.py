@@ -6,7 +6,9 @@ the directory fsynced. A crash at any point leaves either the old file or the ne
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import fcntl
 import io
 import os
 import re
@@ -18,6 +20,9 @@ from pathlib import Path
 
 from curator.errors import InputError, from_os_error
 
+# How long a save waits for a writer that still holds the replaced file open (an agent between
+# its open and its close) before it puts the file back and refuses.
+WRITER_WAIT_S = 2.0
 MAX_READ_BYTES = 64 * 1024 * 1024  # nothing a seat keeps is this large; refuse rather than swap
 
 
@@ -81,6 +86,35 @@ def swap(tmp_name: str | Path, path: str | Path) -> bool:
         # This file system cannot exchange: the plain rename below is still atomic.
     os.replace(tmp_name, path)
     return False
+
+
+def wait_until_no_writers(handle: io.FileIO, timeout: float | None = None) -> bool | None:
+    """Wait until no one holds the file behind ``handle`` (opened read-only) open for writing.
+
+    A writer that opened the file before it was replaced can still write to it afterwards; once no
+    descriptor is open for writing, nothing more can arrive, so what it holds is final. Linux tells
+    this without races: a read lease is granted only while the file has no writer (fcntl(2),
+    F_SETLEASE). True: no writer; False: still one after ``timeout`` s; None: leases are not
+    available here (not Linux, not the file's owner, a file system without them) — unknown.
+    """
+    if not hasattr(fcntl, "F_SETLEASE"):
+        return None
+    deadline = time.monotonic() + (WRITER_WAIT_S if timeout is None else timeout)
+    pause = 0.0005
+    while True:
+        try:
+            fcntl.fcntl(handle.fileno(), fcntl.F_SETLEASE, fcntl.F_RDLCK)
+        except OSError as err:
+            if err.errno not in (errno.EAGAIN, errno.EBUSY):
+                return None
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(pause)
+            pause = min(pause * 2, 0.02)
+            continue
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(handle.fileno(), fcntl.F_SETLEASE, fcntl.F_UNLCK)
+        return True
 
 
 def _load_renameat2():

@@ -6,7 +6,9 @@ bytes that are not UTF-8. Structure is read from markdown-it's block tokens, so 
 fence is never a heading and a ``-`` inside one is never an entry.
 
 An *entry* is a top-level list item: its first line and every continuation line (nested bullets,
-lazy lines) up to the next item or block. Trailing blank lines are not part of it.
+lazy lines) up to the next item or block. Trailing blank lines are not part of it. Where the index
+is a table, each body row of a top-level table is an entry too (``kind == "row"``); the header and
+delimiter rows stay with the table, so the levers act on rows and the table keeps its head.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class Entry:
     nbytes: int  # bytes on disk, line endings included
     text: str  # the entry's lines, verbatim (marker included), joined with '\n'
     pointers: tuple[Link, ...] = ()
+    kind: str = "item"  # "item" (a top-level list item) or "row" (a body row of a top-level table)
 
     @property
     def end_offset(self) -> int:
@@ -93,6 +96,7 @@ class HotIndex:
     links: tuple[Link, ...]
     headings: tuple[tuple[int, str, int], ...]  # (level, text, line)
     decode_error_offsets: tuple[int, ...] = field(default=())
+    front_matter: str | None = None  # the YAML text of a front-matter block at the top, if any
 
     # -- sizes ---------------------------------------------------------------------------------
     @property
@@ -196,11 +200,16 @@ def parse_index(raw: bytes) -> HotIndex:
     headings = tuple(markdown.headings_in_tokens(tokens))
 
     blocks: list[Block] = []
-    items: list[tuple[int, int]] = []  # 0-based [start, end) of top-level list items
+    items: list[tuple[int, int, str]] = []  # 0-based [start, end) of top-level list items and table rows
+    in_body = False
     for index, token in enumerate(tokens):
+        if token.type in ("tbody_open", "tbody_close") and token.level == 1:
+            in_body = token.type == "tbody_open"
         if token.level != 0 or token.nesting == -1 or not token.map:
             if token.type == "list_item_open" and token.level == 1 and token.map:
-                items.append((token.map[0], token.map[1]))
+                items.append((token.map[0], token.map[1], "item"))
+            elif token.type == "tr_open" and token.level == 2 and in_body and token.map:
+                items.append((token.map[0], token.map[1], "row"))
             continue
         start, end = token.map
         kind = {
@@ -242,7 +251,7 @@ def parse_index(raw: bytes) -> HotIndex:
 
     entries: list[Entry] = []
     seen: dict[str, int] = {}
-    for start, end in items:
+    for start, end, kind in items:
         end = min(end, len(lines))
         while end > start + 1 and lines[end - 1].is_blank:
             end -= 1
@@ -262,6 +271,7 @@ def parse_index(raw: bytes) -> HotIndex:
                 nbytes=sum(len(line.raw) for line in span),
                 text=entry_text,
                 pointers=pointers,
+                kind=kind,
             )
         )
 
@@ -276,4 +286,5 @@ def parse_index(raw: bytes) -> HotIndex:
         )
         for start, end, level, heading in bounds
     )
-    return HotIndex(raw, lines, tuple(entries), sections, tuple(blocks), links, headings, errors)
+    front_matter = tokens[0].content if tokens and tokens[0].type == "front_matter" else None
+    return HotIndex(raw, lines, tuple(entries), sections, tuple(blocks), links, headings, errors, front_matter)

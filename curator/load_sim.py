@@ -3,8 +3,9 @@
 No harness tells its user which memory lines it dropped; this module names them, by section and
 text. Profiles:
 
-- ``claude-code``: the native loader reads the first 200 lines or 25,000 bytes of MEMORY.md,
-  whichever binds first, cut at the last newline.
+- ``claude-code``: the native loader keeps the first 200 lines, or up to the last newline within
+  25,000 characters counted as JavaScript does (UTF-16 code units, not bytes), whichever binds
+  first, and appends a ``> WARNING:`` line naming the cut (``curator.claude_loader`` is the rule).
 - ``kimi-code``: the identity-anchor hook injects MEMORY.md + identity.md whole, inside its
   ``<seat-memory-layer …>`` wrapper, at session boot and after a compaction.
 - ``opencode``: ``instructions`` carries MEMORY.md + identity.md whole into every turn.
@@ -16,12 +17,13 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass
 
+from curator import claude_loader
 from curator.index_model import Entry, HotIndex
 from curator.meter import Limits
 from generators.hook_format import TRIGGER_BOOT, injected_bytes
 
-CLAUDE_LINE_CAP = 200
-CLAUDE_BYTE_CAP = 25_000
+CLAUDE_LINE_CAP = claude_loader.LINE_CAP
+CLAUDE_CHAR_CAP = claude_loader.CHAR_CAP
 
 PROFILES = ("claude-code", "kimi-code", "opencode", "read-limit")
 ALL = PROFILES
@@ -49,6 +51,8 @@ class LoadResult:
     dropped: tuple[Entry, ...]  # entries wholly past the cut
     partial: Entry | None  # the entry the cut falls inside: partially dropped
     note: str
+    # claude-code past its cut: the ``> WARNING: …`` line the harness appends, exactly as it prints it.
+    warning: str | None = None
 
     @property
     def lost_entries(self) -> tuple[Entry, ...]:
@@ -72,35 +76,31 @@ def _cut_at(index: HotIndex, cut_offset: int) -> tuple[int, tuple[Entry, ...], E
     return cut_line, dropped, partial
 
 
-def _offset_after_newlines(raw: bytes, count: int) -> int | None:
-    """Offset just past the ``count``-th newline, or None if the file has fewer."""
-    position = -1
-    for _ in range(count):
-        position = raw.find(b"\n", position + 1)
-        if position < 0:
-            return None
-    return position + 1
-
-
 def _claude(index: HotIndex) -> LoadResult:
     raw = index.raw
-    by_lines = _offset_after_newlines(raw, CLAUDE_LINE_CAP)
-    if by_lines is not None and by_lines >= len(raw):
-        by_lines = None  # exactly 200 lines: everything loads
-    line_limited = raw if by_lines is None else raw[:by_lines]
-    if len(line_limited) <= CLAUDE_BYTE_CAP:
-        cut, binding = by_lines, "200-line cap"
-    else:
-        cut, binding = raw.rfind(b"\n", 0, CLAUDE_BYTE_CAP) + 1, "25,000-byte cap"
-    if cut is None or cut >= len(raw):
+    text = claude_loader.decode(raw)
+    hidden = claude_loader.hidden_spans(text)  # frontmatter and comment blocks: never counted
+    load = claude_loader.load(claude_loader.strip_hidden(text, hidden))
+    if not load.truncated:
         return LoadResult("claude-code", len(raw), len(raw), None, None, CLAUDE_LINE_CAP, (), None,
-                          f"all {index.line_count} lines ({len(raw):,} B) load at session start")
+                          f"all {load.line_count} lines ({load.char_count:,} characters, {len(raw):,} B) load at "
+                          f"session start and after compaction; caps: {CLAUDE_LINE_CAP} lines, "
+                          f"{CLAUDE_CHAR_CAP:,} characters")
+    # Where loading stops, in the file's bytes: past the trimmed lead and the loaded text, and past
+    # the newline that ends the last whole line (a cut inside line 1 stops mid-line).
+    stop = claude_loader.original_index(load.lead_chars + len(load.loaded) + (1 if load.whole_lines else 0), hidden)
+    cut = stop if text.isascii() else len(text[:stop].encode("utf-8"))
+    if "\ufffd" in text:  # invalid bytes decoded as U+FFFD count 3 bytes each here: stay inside the file
+        cut = min(cut, len(raw))
     cut_line, dropped, partial = _cut_at(index, cut)
     lost = len(raw) - cut
-    loads = f"lines 1–{cut_line} ({cut:,} B) load" if cut_line else "nothing loads"
-    note = (f"{binding} binds: {loads}, lines {cut_line + 1}–{index.line_count} "
-            f"({lost:,} B) never reach the model and Claude Code does not say so")
-    return LoadResult("claude-code", cut, len(raw), cut_line, cut, CLAUDE_LINE_CAP, dropped, partial, note)
+    loads = (f"lines 1–{cut_line} ({claude_loader.units(load.loaded):,} characters, {cut:,} B) load" if load.whole_lines
+             else f"only the first {claude_loader.units(load.loaded):,} characters of line 1 load")
+    said = f"from line {load.whole_lines + 1} on" if load.whole_lines else "past that point"
+    note = (f"{load.binding} binds: {loads}; lines {cut_line + 1}–{index.line_count} ({lost:,} B) never reach "
+            f"the model, and Claude Code's WARNING says they were cut ({said}, as it counts lines)")
+    return LoadResult("claude-code", cut, len(raw), cut_line, cut, CLAUDE_LINE_CAP, dropped, partial, note,
+                      load.warning)
 
 
 def _kimi(index: HotIndex, identity: bytes | None, memory_dir: str) -> LoadResult:

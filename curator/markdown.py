@@ -13,7 +13,10 @@ from functools import lru_cache
 from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
+from markdown_it.common import normalize_url
+from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
+from mdit_py_plugins.front_matter import front_matter_plugin
 
 URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 RECORD_ID = re.compile(
@@ -39,9 +42,50 @@ def record_ids(text: str) -> list[str]:
     return [value for _start, value in sorted(found)] if len(found) > 1 else [value for _s, value in found]
 
 
+# ``[[name]]``, ``[[name#heading]]``, ``[[name|alias]]``: no brackets or line break inside.
+WIKILINK = re.compile(r"\[\[([^\[\]\n|]+?)(?:\|([^\[\]\n]*))?\]\]")
+
+
+def _wikilink_rule(state: StateInline, silent: bool) -> bool:
+    """A wikilink is one token: ``[[x]](gloss)`` is a wikilink and then text, never a link to "gloss"."""
+    if not state.src.startswith("[[", state.pos):
+        return False
+    match = WIKILINK.match(state.src, state.pos)
+    if match is None or not match.group(1).strip():
+        return False
+    if not silent:
+        token = state.push("wikilink", "", 0)
+        token.content = match.group(0)
+        token.meta = {"target": match.group(1).strip(), "alias": (match.group(2) or "").strip()}
+    state.pos = match.end()
+    return True
+
+
+def _counting_newlines(rule):
+    """Wrap an inline rule so the token it makes records the line breaks of the source it consumed
+    (a code span's content has them turned into spaces, so it cannot tell)."""
+
+    def wrapped(state: StateInline, silent: bool) -> bool:
+        start, count = state.pos, len(state.tokens)
+        if not rule(state, silent):
+            return False
+        if not silent and len(state.tokens) > count:  # the rule's token is the last (pending text came first)
+            token = state.tokens[-1]
+            token.meta = {**(token.meta or {}), "newlines": state.src.count("\n", start, state.pos)}
+        return True
+
+    return wrapped
+
+
 @lru_cache(maxsize=1)
 def parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"linkify": True})
+    md.validateLink = _valid_link
+    md.use(front_matter_plugin)  # `---` YAML at the top is front matter, not a rule and a heading
+    md.inline.ruler.before("link", "wikilink", _wikilink_rule)
+    for rule in md.inline.ruler.__rules__:
+        if rule.name in ("backticks", "image", "html_inline"):
+            md.inline.ruler.at(rule.name, _counting_newlines(rule.fn))
     try:
         md.enable("linkify")
     except (ImportError, ModuleNotFoundError):  # linkify-it-py missing: bare URLs stay text
@@ -58,6 +102,12 @@ def parser() -> MarkdownIt:
     return md
 
 
+def _valid_link(url: str) -> bool:
+    """markdown-it's XSS guard refuses ``file:`` URLs; a memory file is never rendered as HTML, and a
+    ``file://`` link is a local pointer to check like any other (``javascript:`` stays refused)."""
+    return url[:5].lower() == "file:" or normalize_url.validateLink(url)
+
+
 def _may_hold_link(text: str) -> bool:
     return "//" in text or "@" in text
 
@@ -71,33 +121,58 @@ class Link:
     """One pointer found in a markdown file.
 
     ``line`` is 1-based in the file. ``kind`` says what the target is: ``file`` (a relative path,
-    maybe with ``#anchor``), ``anchor`` (``#anchor`` in the same file), ``url`` (external, never
-    fetched) or ``record`` (a ticket number or session id, listed and never checked).
+    maybe with ``#anchor``; also an image and a ``file://`` URL), ``anchor`` (``#anchor`` in the same
+    file), ``wiki`` (``[[name#heading]]``, resolved by front-matter ``name:`` or file stem), ``url``
+    (external, never fetched) or ``record`` (a ticket number or session id, listed and never checked).
+    ``target`` is the destination as markdown-it normalised it (percent-encoded); ``shown`` is the
+    same decoded, for people.
     """
 
     target: str
     line: int
     kind: str
     text: str = ""
-    style: str = "inline"  # inline | reference | autolink | bare | record
+    style: str = "inline"  # inline | reference | autolink | bare | record | image | wikilink
 
     @property
     def path(self) -> str:
         """The file part of a file link, percent-decoded; '' for other kinds."""
         if self.kind != "file":
             return ""
-        return unquote(self.target.split("#", 1)[0].split("?", 1)[0])
+        target = self.target
+        if target[:5].lower() == "file:":
+            target = FILE_URL.sub("", target)
+        return unquote(target.split("#", 1)[0].split("?", 1)[0])
 
     @property
     def anchor(self) -> str:
-        if self.kind not in ("file", "anchor") or "#" not in self.target:
+        if self.kind not in ("file", "anchor", "wiki") or "#" not in self.target:
             return ""
         return unquote(self.target.split("#", 1)[1])
+
+    @property
+    def wiki_name(self) -> str:
+        """The name part of a wikilink (before ``#``); '' for other kinds."""
+        return self.target.split("#", 1)[0].strip() if self.kind == "wiki" else ""
+
+    @property
+    def shown(self) -> str:
+        """The target decoded, as a person wrote it (``§3.8``, not ``%C2%A73.8``)."""
+        return shown(self.target)
+
+
+def shown(target: str) -> str:
+    return unquote(target) if "%" in target else target
+
+
+FILE_URL = re.compile(r"^file:(?://(?:localhost)?(?=/)|//$)?", re.IGNORECASE)
 
 
 def classify_target(target: str) -> str:
     if target.startswith("#"):
         return "anchor"
+    if target[:5].lower() == "file:":
+        return "file"  # a local path written as a URL is a pointer like any other
     if URL_SCHEME.match(target) or target.startswith("//"):
         return "url"
     return "file"
@@ -123,8 +198,16 @@ def links_in_tokens(tokens: list[Token]) -> list[Link]:
             elif child.type == "text":
                 for value in record_ids(child.content):
                     found.append(Link(value, line, "record", value, "record"))
-            elif child.type in ("html_inline", "code_inline", "image"):
-                line += child.content.count("\n")
+            elif child.type == "wikilink":
+                meta = child.meta
+                found.append(Link(meta["target"], line, "wiki", meta["alias"] or meta["target"], "wikilink"))
+            elif child.type == "image":
+                src = str(child.attrs.get("src", ""))
+                if src:
+                    found.append(Link(src, line, classify_target(src), child.content, "image"))
+                line += (child.meta or {}).get("newlines", 0)
+            elif child.type in ("html_inline", "code_inline"):
+                line += (child.meta or {}).get("newlines", 0)
     return found
 
 

@@ -2,12 +2,17 @@
 
 Bytes are the file's bytes as on disk (what ``wc -c`` prints), never characters. KB = 1000 bytes.
 The app calls ``measure`` on every keystroke, so it does no parsing when handed raw bytes.
+
+A Claude Code seat has a budget of its own beside the byte target: its harness loads 200 lines or
+25,000 characters (JavaScript's count), whichever binds first. ``claude_code_budget`` gives it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from curator import claude_loader
 
 if TYPE_CHECKING:  # the meter itself never parses: importing the model would load markdown-it
     from curator.index_model import HotIndex
@@ -65,3 +70,43 @@ def measure(index_or_bytes: HotIndex | bytes, limits: Limits = Limits()) -> Mete
     else:  # a parsed HotIndex already knows both
         nbytes, lines = index_or_bytes.nbytes, index_or_bytes.line_count
     return Meter(nbytes, lines, limits.zone(nbytes), limits.target, limits.read_limit)
+
+
+@dataclass(frozen=True)
+class HarnessBudget:
+    """A harness's own load budget for MEMORY.md, counted the way that harness counts."""
+
+    harness: str
+    lines: int
+    line_cap: int
+    chars: int  # characters as the harness counts them (Claude Code: UTF-16 code units)
+    char_cap: int
+
+    @property
+    def over(self) -> bool:
+        """True when the harness cuts the index: something past the cut never loads."""
+        return self.lines > self.line_cap or self.chars > self.char_cap
+
+    @property
+    def lines_left(self) -> int:
+        return self.line_cap - self.lines
+
+    @property
+    def chars_left(self) -> int:
+        return self.char_cap - self.chars
+
+    def describe(self) -> str:
+        """One line for a meter: ``claude-code 122/200 lines · 13,012/25,000 chars``."""
+        return (f"{self.harness} {self.lines:,}/{self.line_cap} lines · "
+                f"{self.chars:,}/{self.char_cap:,} chars" + (" · CUT" if self.over else ""))
+
+
+def claude_code_budget(raw: bytes) -> HarnessBudget:
+    """A Claude Code seat's own budget for this MEMORY.md: lines and characters used, counted as the
+    harness counts them (after trimming, UTF-16 code units), against 200 lines and 25,000 characters."""
+    text = claude_loader.decode(raw)
+    if "---" in text[:3] or "<!--" in text:  # the harness never counts frontmatter or comment blocks
+        text = claude_loader.strip_hidden(text)
+    trimmed = text.strip(claude_loader.JS_WHITESPACE)
+    return HarnessBudget("claude-code", trimmed.count("\n") + 1 if trimmed else 0, claude_loader.LINE_CAP,
+                         claude_loader.units(trimmed), claude_loader.CHAR_CAP)

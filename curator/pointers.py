@@ -4,13 +4,21 @@ Links come from MEMORY.md, identity.md, ARCHIVE.md and every other markdown file
 directory (dot-files and dot-directories are skipped), read with markdown-it via ``curator.markdown``.
 Reported problems:
 
-- dangling: a file link whose file does not exist, or whose ``#anchor`` names no heading there
-  (GitHub slug rules), with a did-you-mean suggestion over existing files and headings;
+- dangling: a file link (images and ``file://`` links included) whose file does not exist, or whose
+  ``#anchor`` names no heading there (GitHub slug rules), with a did-you-mean suggestion only when
+  it is clearly the file or heading meant (the same name but for case, ``-``/``_``, a missing
+  ``.md``; or a near spelling with the same numbers: never another day's log for a dated name);
+  a ``[[wikilink]]`` that nearly matches an existing memory's name (a probable typo, with the fix);
+- unwritten: a ``[[wikilink]]`` that names no memory yet (information, not a problem: in the harness's
+  own convention it marks something worth writing later);
 - escapes: a pointer that leaves the memory directory (``..``, an absolute path, a symlink);
 - orphans: a detail file nothing reachable from MEMORY.md / identity.md / ARCHIVE.md links to
   (an orphaned pointer is a deleted memory);
 - unreadable: a markdown file that could not be read.
 
+Wikilinks resolve by front-matter ``name:`` first, then by file stem or path; a link to a
+directory reaches every file under it; a symlinked directory inside the memory dir is followed (one
+that leads outside is an escape). Targets in the report are decoded, as people wrote them.
 URLs and record ids are listed, never fetched or checked. ``overrides`` lets a caller check a
 change before it is written. Parsed files are cached by (path, size, mtime_ns), so re-checking
 after a keystroke in MEMORY.md re-parses nothing else.
@@ -30,15 +38,16 @@ from rapidfuzz import fuzz, process, utils
 
 from curator import markdown
 from curator.errors import CuratorError
+from curator.frontmatter import NONE, FrontMatter, front_matter_text, parse_front_matter
 from curator.fsio import read_bytes
 from curator.index_model import BOM, HotIndex
 from curator.markdown import Link
-from curator.slugs import heading_slugs
+from curator.slugs import github_slug, heading_slugs
 
 INDEX_NAME = "MEMORY.md"
 ROOT_NAMES = ("MEMORY.md", "identity.md", "ARCHIVE.md")
 MARKDOWN_SUFFIXES = (".md", ".markdown")
-SUGGESTION_CUTOFF = 60
+SUGGESTION_CUTOFF = 85
 HTML_ID = re.compile(r"<a\b[^>]*?\b(?:id|name)\s*=\s*[\"']([^\"']+)[\"']", re.IGNORECASE)
 
 
@@ -49,6 +58,8 @@ class Document:
     name: str  # path relative to the memory dir, '/'-separated
     links: tuple[Link, ...]
     slugs: tuple[str, ...]  # heading anchors in order, then explicit HTML ids
+    front_matter: FrontMatter = NONE
+    headings: tuple[str, ...] = ()  # heading texts, for [[name#Heading]]
     # Where each file link resolves, per directory state: a cached detail file is not re-resolved.
     resolved: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -60,6 +71,15 @@ class Dangling:
     target: str
     reason: str  # "no such file" | "no such heading"
     suggestion: str | None = None
+
+
+@dataclass(frozen=True)
+class Unwritten:
+    """A ``[[wikilink]]`` to a memory nobody has written yet (information, not a problem)."""
+
+    file: str
+    line: int
+    target: str
 
 
 @dataclass(frozen=True)
@@ -83,12 +103,18 @@ class PointerReport:
     orphans: list[str] = field(default_factory=list)
     escapes: list[Escape] = field(default_factory=list)
     unreadable: list[Unreadable] = field(default_factory=list)
+    unwritten: list[Unwritten] = field(default_factory=list)  # not counted as problems
     links_by_file: dict[str, tuple[Link, ...]] = field(default_factory=dict)
     files: tuple[str, ...] = ()  # every markdown file considered
+    front_matter: dict[str, FrontMatter] = field(default_factory=dict)  # files that declare any
 
     @property
     def problem_count(self) -> int:
         return len(self.dangling) + len(self.orphans) + len(self.escapes) + len(self.unreadable)
+
+    def detail(self, name: str) -> FrontMatter:
+        """What file ``name`` declares in its front matter (``type``, ``description``, ``name``)."""
+        return self.front_matter.get(name, NONE)
 
 
 # -- parsing, cached ---------------------------------------------------------------------------
@@ -108,13 +134,16 @@ def parse_document(name: str, raw: bytes) -> Document:
     tokens = markdown.parse(text)
     headings = [title for _level, title, _line in markdown.headings_in_tokens(tokens)]
     slugs = heading_slugs(headings) + _html_ids(text)
-    return Document(name, tuple(markdown.links_in_tokens(tokens)), tuple(slugs))
+    return Document(name, tuple(markdown.links_in_tokens(tokens)), tuple(slugs),
+                    parse_front_matter(front_matter_text(tokens)), tuple(headings))
 
 
 def document_from_index(index: HotIndex, name: str = INDEX_NAME) -> Document:
     """Reuse the index model's parse: no second markdown pass over MEMORY.md."""
-    slugs = heading_slugs([title for _level, title, _line in index.headings])
-    return Document(name, index.links, tuple(slugs) + tuple(_html_ids(decode(index.raw))))
+    headings = [title for _level, title, _line in index.headings]
+    slugs = heading_slugs(headings)
+    return Document(name, index.links, tuple(slugs) + tuple(_html_ids(decode(index.raw))),
+                    parse_front_matter(index.front_matter), tuple(headings))
 
 
 _disk_cache: dict[str, tuple[int, int, Document]] = {}
@@ -146,6 +175,7 @@ class Tree:
     files: dict[str, os.stat_result] = field(default_factory=dict)
     dirs: set[str] = field(default_factory=set)
     outside: set[str] = field(default_factory=set)  # symlinks (files or dirs) that leave the dir
+    aliases: dict[str, str] = field(default_factory=dict)  # symlinked dir -> the walked dir it is
 
 
 def _inside(path: str, root: str) -> bool:
@@ -153,9 +183,23 @@ def _inside(path: str, root: str) -> bool:
 
 
 def scan(memory_dir: Path, real_root: str) -> Tree:
+    """Walk the memory dir's real directories, then its symlinked ones: a symlinked directory that
+    leads to a directory already walked is an alias of it (``link/x.md`` is that directory's
+    ``x.md``); one that leads elsewhere inside is walked under its own name; one that leads outside
+    is only recorded, never followed."""
     tree = Tree()
+    walked = {real_root: ""}
+    links: list[tuple[str, str]] = []
     pending = [("", str(memory_dir))]
-    while pending:
+    while pending or links:
+        if not pending:  # real directories first, so an alias knows what it stands for
+            name, path = links.pop(0)
+            real = os.path.realpath(path)
+            if real in walked:
+                tree.aliases[name] = walked[real]
+                continue
+            walked[real] = name
+            pending.append((name + "/", path))
         prefix, directory = pending.pop()
         try:
             entries = list(os.scandir(directory))
@@ -166,13 +210,18 @@ def scan(memory_dir: Path, real_root: str) -> Tree:
                 continue
             name = prefix + entry.name
             try:
-                if entry.is_symlink() and not _inside(os.path.realpath(entry.path), real_root):
-                    tree.outside.add(name)
-                    continue
+                if entry.is_symlink():
+                    if not _inside(os.path.realpath(entry.path), real_root):
+                        tree.outside.add(name)
+                        continue
+                    if entry.is_dir():
+                        tree.dirs.add(name)
+                        links.append((name, entry.path))
+                        continue
                 if entry.is_dir():
                     tree.dirs.add(name)
-                    if not entry.is_symlink():  # a symlinked dir inside would be walked twice
-                        pending.append((name + "/", entry.path))
+                    walked[os.path.realpath(entry.path)] = name
+                    pending.append((name + "/", entry.path))
                 elif entry.is_file():
                     tree.files[name] = entry.stat()
             except OSError:
@@ -207,18 +256,92 @@ def resolve(source: str, link: Link, memory_dir: Path, real_root: str, tree: Tre
         return "", None
     parts = joined.split("/")
     for depth in range(1, len(parts) + 1):
-        if "/".join(parts[:depth]) in tree.outside:
+        head = "/".join(parts[:depth])
+        if head in tree.outside:
             return None, "symlink leads outside the memory dir"
+        if head in tree.aliases:  # through a symlinked directory to the one it stands for
+            real = tree.aliases[head]
+            return (real + "/" if real else "") + "/".join(parts[depth:]) if depth < len(parts) else real, None
     return joined, None
 
 
-def suggest(query: str, choices: list[str]) -> str | None:
+DIGITS = re.compile(r"\d+")
+SUGGESTION_MARGIN = 8  # the best guess must beat the next one by this much to be "clearly" meant
+
+
+def _loose(text: str) -> str:
+    """Case, '-'/'_'/space and a trailing .md do not tell two names apart."""
+    text = text.lower()
+    if text.endswith(".md"):
+        text = text[:-3]
+    return re.sub(r"[-_\s]+", "-", text).strip("-")
+
+
+def suggest(query: str, choices: list[str], *, source: str = "") -> str | None:
+    """The choice the query clearly meant, or None. Clearly: the same name but for case, ``-``/``_``
+    or ``.md`` (for a path: the same file name in exactly one directory); or else, in the same
+    directory, a close spelling (ratio >= SUGGESTION_CUTOFF) that carries the same numbers (a dated
+    name never gets another date, ``phase2`` never ``phase5``) and beats every other choice by a
+    margin. A guess that is merely the nearest of many is no help; the file that holds the link is
+    never its own suggestion."""
+    choices = [choice for choice in choices if choice != source]
     if not choices or not query:
         return None
-    match = process.extractOne(
-        query, choices, scorer=fuzz.ratio, processor=utils.default_process, score_cutoff=SUGGESTION_CUTOFF
-    )
-    return match[0] if match else None
+    loose = _loose(query)
+    same = [choice for choice in choices if _loose(choice) == loose]
+    if len(same) == 1:
+        return same[0]
+    folder, _, base = query.rpartition("/")
+    if "/" in query or any("/" in choice for choice in choices):
+        loose_base = _loose(base)
+        same = [choice for choice in choices if _loose(choice.rpartition("/")[2]) == loose_base]
+        if len(same) == 1:
+            return same[0]
+        choices = [choice for choice in choices if choice.rpartition("/")[0] == folder]
+    numbers = DIGITS.findall(base)
+    fitting = [choice for choice in choices if DIGITS.findall(choice.rpartition("/")[2]) == numbers]
+    if not fitting:
+        return None
+    best = process.extract(base, {c: c.rpartition("/")[2] for c in fitting}, scorer=fuzz.ratio,
+                           processor=utils.default_process, limit=2)
+    if not best or best[0][1] < SUGGESTION_CUTOFF:
+        return None
+    if len(best) > 1 and best[0][1] - best[1][1] < SUGGESTION_MARGIN:
+        return None
+    return best[0][2] if _same_words(base, best[0][2].rpartition("/")[2]) else None
+
+
+def _same_words(a: str, b: str) -> bool:
+    """Word for word the same but for a slip of the keys: ``pr-review`` is not ``adr-review``."""
+    left, right = _loose(a).split("-"), _loose(b).split("-")
+    return len(left) == len(right) and all(
+        x == y or fuzz.ratio(x, y) >= SUGGESTION_CUTOFF - 10 for x, y in zip(left, right))
+
+
+def wiki_key(name: str) -> str:
+    return _loose(name)
+
+
+def wiki_typo(name: str, names: dict[str, str], spelling: dict[str, str]) -> str | None:
+    """The memory a ``[[name]]`` most likely meant, spelled as it names itself (``spelling``: file ->
+    front-matter name or stem): the same words but for case and ``-``/``_``, or the same but for a
+    one-word prefix (``feedback_``) on either side. Only one distinct file may fit."""
+    key = _loose(name)
+    if not key:
+        return None
+    hits = set()
+    for written, target in names.items():
+        other = _loose(written)
+        if other and (other == key or _prefixed(other, key) or _prefixed(key, other)):
+            hits.add(target)
+    return spelling[hits.pop()] if len(hits) == 1 else None
+
+
+def _prefixed(longer: str, shorter: str) -> bool:
+    """``longer`` is ``shorter`` behind one alphabetic word (``feedback-x-y`` for ``x-y``); the
+    shorter name must have two words at least, so ``[[later-memory]]`` is not MEMORY.md."""
+    head, sep, rest = longer.partition("-")
+    return bool(sep) and rest == shorter and head.isalpha() and "-" in shorter
 
 
 def _relative_to(source: str, target: str) -> str:
@@ -268,11 +391,14 @@ def check_pointers(
     existing_files = (set(tree.files) | set(docs)) - {n for n, d in overrides.items() if d is None}
     existing_files |= {n for n, d in overrides.items() if d is not None}
     file_choices = sorted(existing_files)
+    wiki_names = wiki_index(docs, existing_files)
 
     edges: dict[str, set[str]] = {name: set() for name in docs}
-    state = (str(memory_dir), real_root, frozenset(tree.outside))
+    state = (str(memory_dir), real_root, frozenset(tree.outside), tuple(sorted(tree.aliases.items())))
     for name, doc in docs.items():
         report.links_by_file[name] = doc.links
+        if doc.front_matter is not NONE:
+            report.front_matter[name] = doc.front_matter
         resolutions = doc.resolved.get(state)
         if resolutions is None:
             resolutions = [resolve(name, link, memory_dir, real_root, tree) if link.kind == "file" else None
@@ -281,27 +407,33 @@ def check_pointers(
             doc.resolved[state] = resolutions
         for link, resolution in zip(doc.links, resolutions):
             if link.kind == "anchor":
-                _check_anchor(report, name, link, name, docs, link.target)
+                _check_anchor(report, name, link, name, docs, link.shown)
+                continue
+            if link.kind == "wiki":
+                _check_wikilink(report, name, link, wiki_names, docs, edges)
                 continue
             if resolution is None:
                 continue
             target, escape = resolution
             if escape is not None:
-                report.escapes.append(Escape(name, link.line, link.target, escape))
+                report.escapes.append(Escape(name, link.line, link.shown, escape))
                 continue
             assert target is not None
-            if target == "" or target in tree.dirs:
-                continue  # the memory dir itself or a sub-directory: exists, nothing to follow
+            if target == "":
+                continue  # the memory dir itself: exists, nothing to follow
+            if target in tree.dirs:  # a directory: it reaches every file under it
+                edges[name].update(doc_name for doc_name in docs if doc_name.startswith(target + "/"))
+                continue
             if target not in existing_files:
-                guess = suggest(target, file_choices)
+                guess = suggest(target, file_choices, source=name)
                 report.dangling.append(
-                    Dangling(name, link.line, link.target, "no such file",
+                    Dangling(name, link.line, link.shown, "no such file",
                              _relative_to(name, guess) if guess else None)
                 )
                 continue
             if target in docs:
                 edges[name].add(target)
-                _check_anchor(report, name, link, target, docs, link.target.split("#", 1)[0])
+                _check_anchor(report, name, link, target, docs, link.shown.split("#", 1)[0])
 
     reached: set[str] = set()
     stack = [root for root in ROOT_NAMES if root in docs]
@@ -316,6 +448,68 @@ def check_pointers(
     return report
 
 
+def wiki_spelling(docs: Mapping[str, Document], names: Mapping[str, str]) -> dict[str, str]:
+    """file -> how a wikilink should name it: its front-matter ``name:`` if that is a slug (no
+    spaces), else its stem."""
+    spelling = {target: posixpath.splitext(posixpath.basename(target))[0] for target in names.values()}
+    for name, doc in docs.items():
+        if doc.front_matter.name and not any(char.isspace() for char in doc.front_matter.name):
+            spelling[name] = doc.front_matter.name
+    return spelling
+
+
+def wiki_index(docs: Mapping[str, Document], files) -> dict[str, str]:
+    """Every name a ``[[wikilink]]`` may use for a file: its front-matter ``name:`` first, then its
+    path without ``.md``, its stem and its base name (the first file to claim a name keeps it)."""
+    names: dict[str, str] = {}
+    for name, doc in sorted(docs.items()):
+        if doc.front_matter.name:
+            names.setdefault(doc.front_matter.name, name)
+    for name in sorted(files):
+        base = posixpath.basename(name)
+        for form in (name, name[:-3] if is_markdown(name) and name.lower().endswith(".md") else name,
+                     posixpath.splitext(base)[0] if is_markdown(base) else base, base):
+            names.setdefault(form, name)
+    return names
+
+
+def resolve_wikilink(name: str, names: Mapping[str, str]) -> str | None:
+    """The file ``[[name]]`` names, or None (exact spelling first, then case-insensitive)."""
+    if name in names:
+        return names[name]
+    folded = name.casefold()
+    hits = {target for written, target in names.items() if written.casefold() == folded}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _check_wikilink(report: PointerReport, source: str, link: Link, names: dict[str, str],
+                    docs: dict[str, Document], edges: dict[str, set[str]]) -> None:
+    wanted = link.wiki_name
+    target = resolve_wikilink(wanted, names) if wanted else source  # [[#Heading]]: this file
+    if target is None:
+        fix = wiki_typo(wanted, names, wiki_spelling(docs, names))
+        if fix is None:
+            report.unwritten.append(Unwritten(source, link.line, link.target))
+            return
+        # A probable typo still reaches the file it meant: that file is not an orphan.
+        meant = resolve_wikilink(fix, names)
+        if meant in docs:
+            edges[source].add(meant)
+        heading = f"#{link.anchor}" if link.anchor else ""
+        report.dangling.append(Dangling(source, link.line, f"[[{link.target}]]", "probable typo in wikilink",
+                                        f"[[{fix}{heading}]]"))
+        return
+    if target in docs:
+        edges[source].add(target)
+        heading = link.anchor
+        doc = docs[target]
+        if heading and heading not in doc.headings and github_slug(heading) not in doc.slugs \
+                and heading.lower() not in doc.slugs:
+            guess = suggest(heading, list(doc.headings))
+            report.dangling.append(Dangling(source, link.line, f"[[{link.target}]]", "no such heading",
+                                            f"[[{wanted}#{guess}]]" if guess else None))
+
+
 def _check_anchor(report: PointerReport, source: str, link: Link, target: str,
                   docs: dict[str, Document], written_path: str) -> None:
     anchor = link.anchor
@@ -324,8 +518,8 @@ def _check_anchor(report: PointerReport, source: str, link: Link, target: str,
     slugs = docs[target].slugs
     if anchor in slugs or anchor.lower() in slugs:
         return
-    guess = suggest(anchor, list(slugs))
+    guess = suggest(anchor, list(slugs), source="")
     path = "" if link.kind == "anchor" else written_path
     report.dangling.append(
-        Dangling(source, link.line, link.target, "no such heading", f"{path}#{guess}" if guess else None)
+        Dangling(source, link.line, link.shown, "no such heading", f"{path}#{guess}" if guess else None)
     )

@@ -1,21 +1,29 @@
 """GitHub heading anchors: the slug a heading gets, and ``-1``, ``-2`` for repeats.
 
-Follows github-slugger (what github.com uses): lower-case; keep letters, numbers, combining marks,
-connector punctuation (``_``), ``-`` and spaces; drop everything else (other punctuation, symbols,
-emoji); then each space becomes ``-`` (runs are not collapsed). A repeated slug gets ``-1``, ``-2``, …,
-skipping any suffix another heading already took.
+Follows github-slugger (what github.com uses): lower-case; keep letters, combining marks, decimal and
+letter numbers (``Nd``, ``Nl``: ``7``, ``٥``, ``Ⅻ``), connector punctuation (``_``), ``-``, spaces, and
+the symbols Unicode counts as alphabetic (circled and squared letters such as ``Ⓐ``); drop everything
+else: other numbers (``²``, ``½``, ``①``), other punctuation, symbols, emoji, controls, other spaces.
+Then each space becomes ``-`` (runs are not collapsed). A repeated slug gets ``-1``, ``-2``, …,
+skipping any suffix another heading already took. ``tests/data/github-slugger/fixtures.json`` (the
+slugger's own fixtures) pins this.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+KEPT_CATEGORIES = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Me", "Nd", "Nl", "Pc"})
+# Symbols (So) with the Alphabetic property (Other_Alphabetic): circled, squared and negative
+# circled/squared Latin letters. github-slugger keeps them ("letter-like").
+ALPHABETIC_SYMBOLS = ((0x24B6, 0x24E9), (0x1F130, 0x1F149), (0x1F150, 0x1F169), (0x1F170, 0x1F189))
+
 
 def _kept(char: str) -> bool:
-    if char in "- " or char.isalnum():
+    if char in "- " or unicodedata.category(char) in KEPT_CATEGORIES:
         return True
-    category = unicodedata.category(char)
-    return category[0] == "M" or category == "Pc"
+    point = ord(char)
+    return any(low <= point <= high for low, high in ALPHABETIC_SYMBOLS)
 
 
 def github_slug(heading: str) -> str:

@@ -560,10 +560,13 @@ class SeatStore:
                     os.unlink(tmp)
                 raise
             fsio.fsync_dir(path.parent)
+            # A writer that opened the file before the rename may still be writing to the replaced
+            # one: wait until none holds it, so what is read next is all it will ever hold.
+            quiet = fsio.wait_until_no_writers(held)
             # What the rename replaced: through the swapped-out name (exactly the replaced file),
             # or through the descriptor kept open when the system cannot exchange names.
             late = _read_quietly(tmp) if exchanged else fsio.read_open(held, path)
-            if late == expect:
+            if late == expect and quiet is not False:
                 if exchanged:
                     with contextlib.suppress(OSError):  # a leftover copy of the old version is harmless
                         os.unlink(tmp)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from curator.errors import CuratorError, from_os_error
 from curator.fsio import MAX_READ_BYTES, atomic_write, exclusive_create, fsync_dir, swap, write_temp
-from generators import adoption, kimi, layout, opencode, shared_files
+from generators import adoption, claude, kimi, layout, opencode, shared_files
 from generators.emission import (CREATE_ONLY, FLEET, WHOLE_FILE, WHOLE_FILE_KEY,  # noqa: F401 (re-exported)
                                  EmittedFile)
 from generators.errors import DivergentError, PreparationError, UnsupportedError
@@ -40,7 +40,7 @@ STATUSES = (DIVERGENT, PENDING, CREATED, ADOPTED, MATCH)  # every artifact statu
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 OWNED_DIFFER = "owned keys differ: "
 
-EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit}
+EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit, claude.HARNESS: claude.emit}
 
 
 @dataclass

@@ -21,7 +21,7 @@ from curator.errors import CuratorError
 from curator.fsio import read_bytes
 from generators.errors import PreparationError, UnsupportedError
 
-HARNESSES = ("kimi-code", "opencode")
+HARNESSES = ("kimi-code", "opencode", "claude-code")
 PERMISSION_MODES = ("manual", "yolo", "auto")
 # kimi-code's full event list: any other event makes the whole config.toml fail to load.
 KIMI_EVENTS = (
@@ -464,7 +464,7 @@ def _with_indexes(parts: tuple[str, ...], counts: dict[tuple[str, ...], int]) ->
 
 
 def example_manifest(root_dir: str | Path) -> str:
-    """A working manifest rooted in ``root_dir``: one kimi-code and one opencode resident."""
+    """A working manifest rooted in ``root_dir``: one kimi-code, one opencode and one claude-code resident."""
     root = Path(root_dir).expanduser().absolute()
     return f'''# Fleet manifest for seat-curator (format: docs/fleet-manifest.md).
 # Relative paths resolve from this file's directory.
@@ -478,6 +478,7 @@ default_permission_mode = "manual"
 [harness_cli]
 # kimi-code = "/usr/local/bin/kimi"
 # opencode = "/usr/local/bin/opencode"
+# claude-code = "/usr/local/bin/claude"
 
 # The MCP catalog. Names must start with mcp_prefix; 'enabled' is the fleet default.
 [mcp.neo-mjs-memory-core]
@@ -507,6 +508,11 @@ agent_id = "@neo-opencode-juno"
 harness = "opencode"
 repo = "{_toml_str(str(root / "repos" / "juno"))}"
 allowed_paths = ["{_toml_str(str(root / "shared"))}"]
+
+[[residents]]
+agent_id = "@neo-claude-vega"
+harness = "claude-code"
+repo = "{_toml_str(str(root / "repos" / "vega"))}"
 '''
 
 

@@ -1,7 +1,7 @@
 """The one content authority for a seat's memory layer (spec §4).
 
-Both harness emitters take their bearer files from here, so kimi-code and opencode can differ in *how*
-the layer loads (the ``**Loading:**`` line and the about page), never in *what* it holds.
+Every harness emitter takes its bearer files from here, so kimi-code, opencode and claude-code can
+differ in *how* the layer loads (the ``**Loading:**`` line and the about page), never in *what* it holds.
 """
 
 from __future__ import annotations
@@ -19,6 +19,12 @@ _LOADING = {
         "**Loading:** opencode — `opencode.jsonc` → `instructions` lists this file and identity.md only; "
         "both ride every request. Detail files never go in that array."
     ),
+    "claude-code": (
+        "**Loading:** claude-code — native auto memory: `settings.json` → `autoMemoryDirectory` names this "
+        "directory, and Claude Code loads this file at session start and after compaction, its first 200 lines "
+        "or 25,000 characters (not bytes), whichever binds first; the identity-anchor hook, a SessionStart "
+        "entry in settings.json, loads identity.md at every start, resume, clear and compaction."
+    ),
 }
 
 _MECHANISM = {
@@ -32,6 +38,16 @@ _MECHANISM = {
         "opencode has no hook into context, but it loads every file listed in `opencode.jsonc` → "
         "`instructions` into the system prompt of every request, so the layer survives compaction. "
         "The array holds MEMORY.md and identity.md only: every entry costs context every turn."
+    ),
+    "claude-code": (
+        "Claude Code ships this pattern natively (auto memory). The seat's `settings.json` (in its "
+        "`CLAUDE_CONFIG_DIR`) names this directory as `autoMemoryDirectory`, and the harness puts MEMORY.md "
+        "into the first message of every session and again after `/compact` — the first 200 lines, or up to "
+        "the last newline within 25,000 characters, whichever binds first. It counts characters as JavaScript "
+        "does, not bytes, and past the cut it appends a WARNING naming the first line it dropped. identity.md "
+        "is not loaded natively, so `hooks/identity_anchor_hook.py` in the seat home, wired as a SessionStart "
+        "hook, prints it at every start, resume, clear and compaction. It never prints MEMORY.md: that would "
+        "pay for the index twice."
     ),
 }
 

@@ -105,8 +105,7 @@ async def test_merge_lever_previews_applies_and_keeps_every_pointer(tmp_path):
     after = (seat / "MEMORY.md").read_bytes()
     assert len(after) < len(before)
     assert [line for line in after.splitlines() if b"full test suite" in line] == [
-        b"- Run the full test suite before every push, see [ci notes](ci.md); "
-        b"Always run the full test suite before each push; details in [ci](ci-details.md)"
+        b"- Run the full test suite before every push, see [ci notes](ci.md); details in [ci](ci-details.md)"
     ]
     assert b"(ci.md)" in after and b"(ci-details.md)" in after
     assert "ORPHAN" not in pointers

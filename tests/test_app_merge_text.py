@@ -42,8 +42,7 @@ async def test_default_line_is_prefilled_without_the_list_marker(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         dialog = await open_merge_preview(app, pilot)
         assert dialog.query_one("#merge-text", Input).value == (
-            "Run the full test suite before every push, see [ci notes](ci.md); "
-            "Always run the full test suite before each push; details in [ci](ci-details.md)")
+            "Run the full test suite before every push, see [ci notes](ci.md); details in [ci](ci-details.md)")
 
 
 async def test_written_line_replaces_both_entries_once(tmp_path):

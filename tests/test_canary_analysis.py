@@ -198,7 +198,7 @@ def test_opencode_turn_that_never_reached_the_model():
 
 
 def test_unknown_harness():
-    assert verdicts({"harness": "claude-code", "steps": []}) == {"analysis": "FAIL"}
+    assert verdicts({"harness": "gemini-cli", "steps": []}) == {"analysis": "FAIL"}
 
 
 # ------------------------------------------------------------------------------------- helpers

@@ -262,3 +262,25 @@ def test_corpus_known_findings(capsys: pytest.CaptureFixture[str]) -> None:
 def test_pre_commit_hook_manifest() -> None:
     text = (REPO / ".pre-commit-hooks.yaml").read_text()
     assert "id: seat-curator-check" in text and "entry: seat-curator check" in text
+
+
+def test_the_harness_warning_past_the_cut_is_shown_and_in_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    index = "".join(f"- entry {n:03d} " + "x" * 190 + "\n" for n in range(152)).encode()
+    memory = seat(tmp_path, index, **{"identity.md": "# I\n"})
+    code, out, _ = run(capsys, memory, "--profile", "claude-code")
+    warning = next(line for line in out.splitlines() if line.startswith("claude-code tells the model: "))
+    assert "> WARNING: MEMORY.md is 30.1KB (limit: 24.4KB)" in warning and "starting at line 124" in warning
+    data = json.loads(run(capsys, memory, "--json", "--profile", "claude-code")[1])
+    assert data["profiles"]["claude-code"]["warning"] == warning.removeprefix("claude-code tells the model: ")
+    clean = json.loads(run(capsys, seat(tmp_path / "clean", CLEAN), "--json")[1])
+    assert all(profile["warning"] is None for profile in clean["profiles"].values())
+
+
+def test_unwritten_wikilinks_are_information_in_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    memory = seat(tmp_path, CLEAN + b"- [Build](build.md) \xe2\x80\x94 see [[release-checklist]]\n",
+                  **{"identity.md": "# I\n", "build.md": "---\nname: build\n---\n# Build\n"})
+    code, out, _ = run(capsys, memory)
+    assert code == 0  # the harness's own convention: worth writing later, not an error
+    assert "Unwritten memories (1 wikilink(s) naming no file yet, not a problem): [[release-checklist]]" in out
+    data = json.loads(run(capsys, memory, "--json")[1])
+    assert data["pointers"]["unwritten"] == [{"file": "MEMORY.md", "line": 4, "target": "release-checklist"}]

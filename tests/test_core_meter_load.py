@@ -4,10 +4,19 @@ from __future__ import annotations
 
 import pytest
 
+import hashlib
+import json
+from pathlib import Path
+
+from claude_indexes import ascii_index_cut_at_127, korean_index, loader_cases
+from curator import claude_loader
+from curator.cli import main
 from curator.index_model import parse_index
-from curator.load_sim import CLAUDE_BYTE_CAP, PROFILES, kimi_injected_bytes, simulate
-from curator.meter import Limits, count_lines, measure
+from curator.load_sim import CLAUDE_CHAR_CAP, PROFILES, kimi_injected_bytes, simulate
+from curator.meter import Limits, claude_code_budget, count_lines, measure
 from generators.scripts.identity_anchor_hook import render
+
+RECORDED_LOADS = Path(__file__).parent / "data" / "claude-code-memory-loads.json"
 
 # -- meter ----------------------------------------------------------------------------------------
 
@@ -65,19 +74,115 @@ def test_claude_code_line_cap_binds_first() -> None:
     assert load.dropped[0].section == "S201" and load.dropped[0].text.startswith("- e0202")
     assert load.partial is None
     assert "200-line cap" in load.note
+    assert load.warning == ("> WARNING: MEMORY.md is 260 lines (limit: 200). Only part of it was loaded: "
+                            '60 of 260 lines were cut off, starting at line 201 ("## S201"). Keep index entries '
+                            "to one line under ~200 chars; move detail into topic files.")
 
 
-def test_claude_code_byte_cap_binds_first_and_cuts_at_the_last_newline() -> None:
-    raw = numbered_index(150, width=300)  # 150 lines, ~46 KB
+def test_claude_code_character_cap_binds_first_and_cuts_at_the_last_newline() -> None:
+    raw = numbered_index(150, width=300)  # 150 ASCII lines, ~46 KB: characters and bytes agree
     index = parse_index(raw)
     load = simulate(index, None, "claude-code")
-    expected = raw.rfind(b"\n", 0, CLAUDE_BYTE_CAP) + 1
+    # lastIndexOf("\n", 25000): a newline at index 25,000 itself still counts.
+    expected = raw.rfind(b"\n", 0, CLAUDE_CHAR_CAP + 1) + 1
     assert load.loaded_bytes == expected == load.cut_offset
     assert raw[load.cut_offset - 1 : load.cut_offset] == b"\n"
     assert load.cut_line == raw[:expected].count(b"\n")
     assert all(e.offset >= expected for e in load.dropped)
     assert len(load.dropped) == sum(1 for e in index.entries if e.offset >= expected)
-    assert "25,000-byte cap" in load.note
+    assert "25,000-character cap" in load.note
+    assert f"starting at line {load.cut_line + 1} " in load.warning
+
+
+def test_claude_code_counts_characters_not_bytes_a_korean_index_loads_whole() -> None:
+    """122 lines, 37,687 B of Hangul (3 bytes, 1 character each): the real CLI loads all of it."""
+    raw = korean_index()
+    assert (len(raw), raw.count(b"\n")) == (37_687, 122)
+    load = simulate(parse_index(raw), None, "claude-code")
+    assert (load.cut_line, load.cut_offset, load.dropped, load.partial, load.warning) == (None, None, (), None, None)
+    assert load.loaded_bytes == len(raw)
+    assert "all 122 lines" in load.note and "14,438 characters" in load.note
+
+
+def test_claude_code_ascii_index_is_cut_after_line_127_as_the_harness_says() -> None:
+    raw = ascii_index_cut_at_127()  # 152 lines, 29,857 B
+    index = parse_index(raw)
+    load = simulate(index, None, "claude-code")
+    assert (load.cut_line, load.cut_offset, load.loaded_bytes) == (127, 24_881, 24_881)
+    assert [e.line for e in load.dropped] == list(range(128, 153))
+    assert load.partial is None
+    assert load.warning.startswith('> WARNING: MEMORY.md is 29.2KB (limit: 24.4KB) \u2014 index entries are too '
+                                   'long. Only part of it was loaded: 25 of 152 lines were cut off, starting at '
+                                   'line 128 ("- later 128 zzz')
+
+
+@pytest.mark.parametrize("name", sorted(loader_cases()))
+def test_claude_code_rule_gives_what_the_real_cli_sent(name: str) -> None:
+    """Every case recorded from @anthropic-ai/claude-code@2.1.328: the text that reached the model
+    (as a digest) and its WARNING line. tests/test_canary_real.py re-records them against the CLI."""
+    recorded = json.loads(RECORDED_LOADS.read_text(encoding="utf-8"))["cases"][name]
+    load = claude_loader.load_bytes(loader_cases()[name])
+    wire = claude_loader.on_the_wire(load.content)
+    assert load.warning == recorded["warning"]
+    assert claude_loader.units(wire) == recorded["characters"]
+    assert hashlib.sha256(wire.encode("utf-8", "surrogatepass")).hexdigest() == recorded["sha256"]
+
+
+def test_claude_code_cut_offsets_are_in_the_file_even_past_frontmatter_comments_and_blank_lines() -> None:
+    head = "---\nname: index\n---\n\n\n<!-- fleet note\nspanning lines -->\n"
+    body = "".join(f"- e{n:03d} " + "ü" * 20 + "\n" for n in range(1, 231))
+    raw = (head + body).encode()
+    index = parse_index(raw)
+    load = simulate(index, None, "claude-code")
+    # The harness counts 200 lines of the body; the file cut sits right after its 200th entry line.
+    cut = len((head + "".join(body.splitlines(True)[:200])).encode())
+    assert load.cut_offset == cut == load.loaded_bytes
+    assert raw[cut:].startswith(b"- e201 ")
+    assert load.dropped[0].text.startswith("- e201 ") and len(load.dropped) == 30
+    assert "starting at line 201 (\"- e201 " in load.warning
+
+
+def test_claude_code_cut_inside_the_first_line() -> None:
+    raw = ("é" * 30_000 + "\n- second\n").encode()
+    load = simulate(parse_index(raw), None, "claude-code")
+    assert load.cut_offset == len(("é" * 25_000).encode()) and load.cut_line == 0
+    assert "everything after the first 25000 characters of line 1 was cut off" in load.warning
+    assert "only the first 25,000 characters of line 1 load" in load.note
+
+
+def test_claude_code_size_format_and_excerpt_follow_the_harness() -> None:
+    assert [claude_loader.format_size(n) for n in (1023, 1024, 25_000, 29_856, 1536, 2 * 1024 * 1024)] == [
+        "1023 bytes", "1KB", "24.4KB", "29.2KB", "1.5KB", "2MB"]
+    words = "word " * 30
+    assert claude_loader.excerpt(words) == ("word " * 15).rstrip() + "\u2026"
+    assert claude_loader.excerpt("x" * 100) == "x" * 79 + "\u2026"
+    assert claude_loader.excerpt("short") == "short"
+    assert claude_loader.units("a\U0001F308é") == 4
+
+
+def test_claude_code_budget_counts_lines_and_characters_as_the_harness() -> None:
+    budget = claude_code_budget(korean_index())
+    assert (budget.lines, budget.line_cap, budget.chars, budget.char_cap, budget.over) == (122, 200, 14_438, 25_000, False)
+    assert budget.describe() == "claude-code 122/200 lines · 14,438/25,000 chars"
+    emoji = claude_code_budget("\n- 🌈🌈\n\n".encode())  # trimmed: one line of 6 units
+    assert (emoji.lines, emoji.chars, emoji.lines_left, emoji.chars_left) == (1, 6, 199, 24_994)
+    over = claude_code_budget(ascii_index_cut_at_127())
+    assert over.over and over.chars == 29_856 and over.describe().endswith("· CUT")
+    assert claude_code_budget(numbered_index(201)).over
+    assert claude_code_budget(b"---\nname: x\n---\n- one\n").lines == 1  # frontmatter is never counted
+    assert claude_code_budget(b"").lines == 0
+
+
+def test_check_profile_claude_code_agrees_with_the_harness(tmp_path, capsys) -> None:
+    for name, raw, cut_line in (("korean", korean_index(), None), ("ascii", ascii_index_cut_at_127(), 127)):
+        memory = tmp_path / name
+        memory.mkdir()
+        (memory / "MEMORY.md").write_bytes(raw)
+        main(["check", str(memory), "--profile", "claude-code", "--json"])
+        report = json.loads(capsys.readouterr().out)
+        load = report["profiles"]["claude-code"]
+        assert load["cut_line"] == cut_line
+        assert len(load.get("dropped", [])) == (0 if cut_line is None else 25)
 
 
 def test_claude_code_partial_entry_when_the_cut_splits_continuation_lines() -> None:

@@ -1,13 +1,17 @@
-"""The demo fleet: three seats in the states the README promises, built by the real generators."""
+"""The demo fleet: four seats in the states the README promises, built by the real generators."""
 
 from __future__ import annotations
+
+import json
+import re
 
 import pytest
 
 from curator.analysis import analyze
 from curator.cli import main
-from curator.demo import DIVERGENT_SEAT, GROWN, HEALTHY, build_demo, example_memory
+from curator.demo import CLAUDE_SEAT, DIVERGENT_SEAT, EXAMPLE_SEATS, GROWN, HEALTHY, build_demo, example_memory
 from curator.errors import InputError
+from curator.meter import claude_code_budget
 
 
 @pytest.fixture(scope="module")
@@ -40,11 +44,54 @@ def test_grown_seat_is_over_target_with_every_problem_the_demo_shows(demo):
     assert analysis.pointers.orphans == ["old-shard-notes.md"]
 
 
-def test_bearer_files_are_the_bundled_examples_byte_for_byte(demo):
-    memory = demo.memory_dir(GROWN)
-    for name, content in example_memory("wren").items():
+@pytest.mark.parametrize("agent_id", [GROWN, CLAUDE_SEAT])
+def test_bearer_files_are_the_bundled_examples_byte_for_byte(demo, agent_id):
+    memory = demo.memory_dir(agent_id)
+    bundled = example_memory(EXAMPLE_SEATS[agent_id])
+    assert sorted(p.name for p in memory.iterdir()) == sorted(bundled)
+    for name, content in bundled.items():
         assert (memory / name).read_bytes() == content
         assert (memory / name).stat().st_mode & 0o777 == 0o600
+
+
+def test_claude_seat_is_all_match_and_its_settings_name_its_memory(demo):
+    got = statuses(demo, CLAUDE_SEAT)
+    assert set(got.values()) == {"MATCH"}
+    assert {"settings.json", ".mcp.json", "identity_anchor_hook.py", "MEMORY.md"} <= set(got)
+    plan = next(p for p in demo.plans if p.agent_id == CLAUDE_SEAT)
+    settings = json.loads((plan.instance_home / "settings.json").read_text(encoding="utf-8"))
+    assert settings["autoMemoryDirectory"] == str(demo.memory_dir(CLAUDE_SEAT))
+
+
+def test_claude_seat_is_over_the_byte_target_yet_claude_code_loads_it_whole(demo):
+    memory = demo.memory_dir(CLAUDE_SEAT)
+    raw = (memory / "MEMORY.md").read_bytes()
+    analysis = analyze(memory)
+    assert analysis.meter.zone == "over-target" and analysis.meter.bytes == len(raw)
+    budget = claude_code_budget(raw)
+    assert not budget.over
+    assert budget.chars < analysis.limits.target < len(raw)  # the two counts disagree, both honestly
+    load = analysis.loads["claude-code"]
+    assert load.cut_line is None and load.warning is None
+    assert load.lost_entries == () and load.loaded_bytes == len(raw)
+    assert analysis.pointers.problem_count == 0
+
+
+def test_claude_seat_detail_files_link_by_name_and_one_names_a_memory_not_written_yet(demo):
+    memory = demo.memory_dir(CLAUDE_SEAT)
+    names, wikilinks = set(), set()
+    for path in memory.glob("*.md"):
+        text = path.read_text(encoding="utf-8")
+        front = re.match(r"---\n(.*?)\n---\n", text, re.S)
+        if front:  # Claude Code's own memory file: name, description, metadata.type
+            fields = dict(re.findall(r"^(name|description): (.+)$", front.group(1), re.M))
+            assert fields["name"] == path.stem and fields["description"]
+            assert re.search(r"^metadata:\n  type: (user|feedback|project|reference)$", front.group(1), re.M)
+            names.add(fields["name"])
+        wikilinks.update(re.findall(r"\[\[([^\]]+)\]\]", text))
+    assert len(names) >= 4
+    assert wikilinks - names == {"schema-registry-migration"}
+    assert len(wikilinks & names) >= 3
 
 
 def test_divergent_seat_names_its_config_and_hook(demo):
@@ -73,6 +120,7 @@ def test_demo_no_tui_prints_paths_and_exits_zero(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "Built the demo fleet" in out
     assert "@neo-kimi-kestrel (kimi-code): 2 DIVERGENT, 5 MATCH" in out
+    assert "@neo-claude-vega (claude-code): 7 MATCH" in out
     assert (tmp_path / "d" / "fleet.toml").is_file()
 
 

@@ -50,8 +50,8 @@ BAD = [
     # (replace old, with new, error class, message fragment, text on the reported line)
     ('default_permission_mode = "manual"', 'default_permission_mode = "always"', ManifestError,
      "default_permission_mode (line 4): 'always' is not one of manual, yolo, auto", 'default_permission_mode = "always"'),
-    ('harness = "opencode"', 'harness = "claude-code"', UnsupportedError,
-     "residents[1].harness (line {line}): unknown harness 'claude-code'", 'harness = "claude-code"'),
+    ('harness = "opencode"', 'harness = "gemini-cli"', UnsupportedError,
+     "residents[1].harness (line {line}): unknown harness 'gemini-cli'", 'harness = "gemini-cli"'),
     ('args = ["server.js", "--stdio"]', 'args = ["server.js", 2]', ManifestError,
      "mcp.neo-mjs-memory-core.args (line {line}): item 1 must be a string", "args = "),
     ('[mcp.neo-mjs-switched-off]', '[mcp.switched-off]', UnsupportedError,
@@ -124,10 +124,11 @@ def test_example_manifest_is_a_working_fleet(tmp_path):
     path.write_text(example_manifest(tmp_path))
     fleet = load_manifest(path)
     assert [(r.agent_id, r.harness) for r in fleet.residents] == [("@neo-kimi-iris", "kimi-code"),
-                                                                    ("@neo-opencode-juno", "opencode")]
+                                                                    ("@neo-opencode-juno", "opencode"),
+                                                                    ("@neo-claude-vega", "claude-code")]
     assert fleet.instance_root == tmp_path / "instances"
     plans = composer.apply_fleet(fleet)
-    assert [len(p.artifacts) for p in plans] == [7, 6]
+    assert [len(p.artifacts) for p in plans] == [7, 6, 7]
     assert composer.plan_exit_code(composer.plan_fleet(fleet)) == 0
     with pytest.raises(PreparationError, match="no resident '@nobody'"):
         fleet.resident("@nobody")

@@ -1,6 +1,5 @@
-"""Costing merge candidates without building each new file gives exactly the spliced result, and
-the link-free similarity key of an entry without links is what ``without_links`` would give, and the
-facet-coverage shortcut decides exactly as the fuzzy rule it stands for."""
+"""Costing merge candidates without building each new file gives exactly the spliced result, the
+fast word split is the whole-text one, and the facet loop's substring shortcut is exact."""
 
 from __future__ import annotations
 
@@ -9,12 +8,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rapidfuzz import fuzz, utils
 
 from curator.index_model import parse_index
-from curator.levers.merge import (COVERED, bytes_saved, covered, find_candidates, merged_entry_text, plain_text,
-                                  replace_group, similarity_key, similarity_keys)
-from curator.levers.text import entries_by_id, entry_source, without_links
+from curator.levers.merge import bytes_saved, find_candidates, merged_entry_text, plain_text, replace_group
+from curator.levers.similarity import STOPWORDS, WORD, stem, words_of
+from curator.levers.text import entries_by_id, entry_source
 
 CORPUS = Path("/work/shared/corpus")
 INDEX = (
@@ -59,19 +57,20 @@ def test_bytes_saved_equals_the_length_of_the_spliced_file(raw):
 
 @pytest.mark.parametrize("line", ["- plain words here", "- ___", "- !!!", "- ", "1. numbered `code` [x]",
                                   "- Émile's café, naïve", "- [link](a.md) only", "- see #4412 and ses_abc",
-                                  "+ plus marker", "* star *emphasis*", "10) ten", "  - indented marker"])
-def test_similarity_key_fast_path_matches_the_general_one(line):
-    entries = parse_index((f"# T\n\n{line}\n{line} and more\n").encode("utf-8")).entries
-    for entry in entries:
-        general = " ".join(sorted(utils.default_process(without_links(entry.body, entry.pointers)).split()))
-        assert similarity_key(entry) == general
-    assert similarity_keys(entries) == [similarity_key(entry) for entry in entries]
+                                  "+ plus marker", "* star *emphasis*", "10) ten", "  - 9.0→7.0 on 2026-03-15"])
+def test_words_of_is_the_whole_text_word_split(line):
+    text = f"{line}\n{line} and more policies"
+    naive = {stem(w) for w in WORD.findall(text.lower()) if len(w) > 1 and w not in STOPWORDS}
+    assert words_of(text) == naive
 
 
 @settings(max_examples=3000, deadline=None)
-@given(st.text(alphabet="abc de", max_size=30), st.text(alphabet="abc de", max_size=40))
-def test_covered_is_exactly_the_partial_ratio_rule(words, said):
-    assert covered(words, said) == (fuzz.partial_ratio(words, said) >= COVERED)
+@given(st.text(alphabet="abcdeisgnyr", min_size=1, max_size=12))
+def test_a_stem_is_found_inside_the_word_it_stems_from(word):
+    """The facet loop skips a clause when none of the unsaid stems (a -y stem without its y) is a
+    substring of it: that is exact only if every stem sits inside its word."""
+    root = stem(word)
+    assert (root[:-1] if root.endswith("y") else root) in word
 
 
 markdownish = st.lists(st.sampled_from(["- ", "* ", "1. ", "  ", "\n", "\r", "\ufeff", "a", "é", "; ", ". B",

@@ -71,7 +71,8 @@ class Tally:
             self.kept_and_saved += 1
 
     def __str__(self) -> str:
-        return (f"runs {RUNS}: line kept and change saved {self.kept_and_saved}, change refused "
+        runs = self.kept_and_saved + self.refused + self.lost + self.no_append
+        return (f"runs {runs}: line kept and change saved {self.kept_and_saved}, change refused "
                 f"{self.refused}, no append in time {self.no_append}, lines lost {self.lost}")
 
 
@@ -212,3 +213,55 @@ def test_every_file_of_a_two_file_change_is_guarded(tmp_path, monkeypatch, writt
     expected[written] += line
     assert {name: (memory / name).read_bytes() for name in expected} == expected
     assert not SeatStore.open(memory, state_dir=state).can_undo
+
+
+def writer_open_across_the_rename(monkeypatch, target: Path, line: bytes, delay: float) -> list:
+    """An agent that opened ``target`` for appending just before the store's rename and writes
+    ``line`` ``delay`` seconds after it, then closes: its write lands in the replaced file."""
+    real, threads = fsio.swap, []
+
+    def swap(tmp, path):
+        if Path(path) == target and not threads:
+            handle = open(target, "ab")
+
+            def late() -> None:
+                time.sleep(delay)
+                handle.write(line)
+                handle.close()
+
+            threads.append(threading.Thread(target=late))
+            threads[0].start()
+        return real(tmp, path)
+
+    monkeypatch.setattr(fsio, "swap", swap)
+    return threads
+
+
+def test_a_writer_holding_the_file_open_across_the_rename_loses_nothing(tmp_path, monkeypatch):
+    """The store waits until no one holds the replaced file open for writing before it compares,
+    so a write that lands after the rename is seen and the file put back (on the old code the
+    comparison ran at once, found nothing new, and the late line went with the replaced file)."""
+    tally = Tally()
+    for run in range(20):
+        memory, state = fresh_seat(tmp_path / str(run))
+        line = b"- agent line %d\n" % run
+        threads = writer_open_across_the_rename(monkeypatch, memory / "MEMORY.md", line, delay=0.02)
+        store = SeatStore.open(memory, state_dir=state)
+        with pytest.raises(ConflictError):
+            store.apply(curator_change(store))
+        threads[0].join()
+        tally.record(memory, line, True, True)
+    print(tally)
+    assert tally.lost == 0 and tally.refused == 20, tally
+
+
+def test_a_writer_holding_the_file_open_past_the_wait_is_put_back_and_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(fsio, "WRITER_WAIT_S", 0.05)
+    memory, state = fresh_seat(tmp_path)
+    line = b"- written after the store stopped waiting\n"
+    threads = writer_open_across_the_rename(monkeypatch, memory / "MEMORY.md", line, delay=0.3)
+    store = SeatStore.open(memory, state_dir=state)
+    with pytest.raises(ConflictError):
+        store.apply(curator_change(store))
+    threads[0].join()
+    assert (memory / "MEMORY.md").read_bytes() == INDEX + line  # the agent's file, as it wrote it

@@ -1,11 +1,13 @@
 """Reading a recorded run: did the seat's boot files reach the model, when, and byte for byte?
+(Claude Code runs are read in ``analysis_claude``.)
 
 Pure functions over a run log (the JSON the runner records; see ``docs/canary.md``), so every verdict
 can be unit-tested on logs recorded from the real harnesses. A run log is a dict::
 
-    {"harness": "kimi-code" | "opencode", "resident": str, "memory_dir": str,
+    {"harness": "kimi-code" | "opencode" | "claude-code", "resident": str, "memory_dir": str,
      "boot_files": {"MEMORY.md": text | None, "identity.md": text | None},   # on disk before the run
-     "wiring": {"hook_events": [...]} | {"instructions": [...]},         # what the seat's config wires
+     "wiring": {"hook_events": [...]} | {"instructions": [...]}          # what the seat's config wires
+               | {"settings", "auto_memory_directory", "session_start": [{"matcher", "command"}]},
      "steps": [{"name", "exit_code", "timed_out", "requests": [chat bodies], "state_files": [...]}]}
 """
 
@@ -321,4 +323,8 @@ def analyse(log: dict[str, Any]) -> list[StepResult]:
         return analyse_kimi(log)
     if log.get("harness") == "opencode":
         return analyse_opencode(log)
+    if log.get("harness") == "claude-code":
+        from curator.canary.analysis_claude import analyse_claude  # it builds on the helpers above
+
+        return analyse_claude(log)
     return [StepResult("analysis", FAIL, f"unknown harness in run log: {log.get('harness')!r}")]

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from curator.canary.clis import HarnessCli
-from curator.canary.sandbox import Sandbox, prepare_kimi, prepare_opencode
+from curator.canary.sandbox import Sandbox, prepare_claude, prepare_kimi, prepare_opencode
 from curator.canary.seat import Seat, read_boot_files
 from curator.canary.stub import StubModel
 
@@ -27,6 +27,10 @@ TURN_TIMEOUT_S = 60.0
 KIMI_FORCE_TOKENS = 190_000
 OPENCODE_FORCE_TOKENS = 150_000
 SESSION_RE = re.compile(r"\bsession_[0-9a-fA-F-]{8,}\b")
+CLAUDE_SESSION_RE = re.compile(r'"session_id"\s*:\s*"([0-9A-Za-z_-]{8,})"')
+# Print mode, one JSON result per turn; no MCP server at all (the seat's .mcp.json servers must not
+# start during a canary, and the run checks memory loading, not tools).
+CLAUDE_ARGS = ("--output-format", "json", "--strict-mcp-config")
 
 Progress = Callable[[str], None]
 
@@ -81,6 +85,27 @@ def _log_head(seat: Seat, box: Sandbox, cli: HarnessCli) -> dict[str, Any]:
             "cli_source": cli.source, "steps": []}
 
 
+def _session_turns(seat: Seat, cli: HarnessCli, box: Sandbox, stub: StubModel, log: dict[str, Any],
+                   turns: tuple[tuple[str, str], ...], args_for: Callable[[str, str | None], list[str]],
+                   session_of: Callable[[str], str | None], timeout: float, say: Progress,
+                   before: Callable[[str], None] | None = None) -> None:
+    """Run ``turns`` (step name, words) as one session: the first turn's output names the session
+    the later turns resume. Each turn is recorded in ``log``, then ``log["session_id"]``."""
+    session: str | None = None
+    for step, words in turns:
+        args = args_for(words, session)
+        if before is not None:
+            before(step)
+        say(f"{seat.resident}: {seat.harness} {step} turn")
+        turn = run_turn(list(cli.argv) + args, box, timeout)
+        log["steps"].append(_record(step, args, turn, stub, box))
+        if session is None:
+            session = session_of(turn["output"])
+            if session is None:
+                break  # later turns cannot resume; the analysis reports them as not run
+    log["session_id"] = session
+
+
 def run_kimi(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_TIMEOUT_S,
              progress: Progress | None = None) -> dict[str, Any]:
     """Boot turn, an ordinary turn (which reports a huge usage), the turn that compacts, the reload turn."""
@@ -88,21 +113,15 @@ def run_kimi(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_T
     with StubModel() as stub:
         box = prepare_kimi(seat, root, stub.base_url)
         log = _log_head(seat, box, cli)
-        session: str | None = None
-        for step, words in (("boot", "canary turn one"), ("silent", "canary turn two"),
-                            ("compact", "canary turn three"), ("reload", "canary turn four")):
-            args = ["-p", words] if session is None else ["-S", session, "-p", words]
+        def before(step: str) -> None:
             if step == "silent":
                 stub.force_compaction_once(KIMI_FORCE_TOKENS)  # kimi compacts before the next turn
-            say(f"{seat.resident}: kimi-code {step} turn")
-            turn = run_turn(list(cli.argv) + args, box, timeout)
-            log["steps"].append(_record(step, args, turn, stub, box))
-            if session is None:
-                found = SESSION_RE.search(turn["output"])
-                if not found:
-                    break  # later turns cannot resume; the analysis reports them as not run
-                session = found.group(0)
-        log["session_id"] = session
+
+        _session_turns(seat, cli, box, stub, log, (("boot", "canary turn one"), ("silent", "canary turn two"),
+                                                   ("compact", "canary turn three"), ("reload", "canary turn four")),
+                       lambda words, sid: ["-p", words] if sid is None else ["-S", sid, "-p", words],
+                       lambda output: (m.group(0) if (m := SESSION_RE.search(output)) else None),
+                       timeout, say, before)
     return log
 
 
@@ -123,12 +142,31 @@ def run_opencode(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TU
     return log
 
 
+def run_claude(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_TIMEOUT_S,
+               progress: Progress | None = None) -> dict[str, Any]:
+    """Boot turn, ``/compact`` on the resumed session (print mode runs it as a command), and a turn
+    on the compacted session. Claude Code compacts on request: the stub needs no forcing."""
+    say = progress or (lambda _msg: None)
+    with StubModel() as stub:
+        box = prepare_claude(seat, root, stub.anthropic_base_url)
+        log = _log_head(seat, box, cli)
+        _session_turns(seat, cli, box, stub, log, (("boot", "canary turn one"), ("compact", "/compact"),
+                                                   ("after-compaction", "canary turn two")),
+                       lambda words, sid: ["-p", words, *CLAUDE_ARGS] if sid is None
+                       else ["-p", "--resume", sid, words, *CLAUDE_ARGS],
+                       lambda output: (m.group(1) if (m := CLAUDE_SESSION_RE.search(output)) else None),
+                       timeout, say)
+    return log
+
+
+RUNNERS = {"kimi-code": run_kimi, "opencode": run_opencode, "claude-code": run_claude}
+
+
 def run_seat(seat: Seat, cli: HarnessCli, *, timeout: float = TURN_TIMEOUT_S,
              progress: Progress | None = None) -> dict[str, Any]:
     """Run the seat's harness in a fresh sandbox (removed afterwards) and return the run log."""
     root = Path(tempfile.mkdtemp(prefix="seat-canary-"))
     try:
-        runner = run_kimi if seat.harness == "kimi-code" else run_opencode
-        return runner(seat, cli, root, timeout=timeout, progress=progress)
+        return RUNNERS[seat.harness](seat, cli, root, timeout=timeout, progress=progress)
     finally:
         shutil.rmtree(root, ignore_errors=True)

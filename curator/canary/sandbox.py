@@ -6,6 +6,9 @@ provider and model; the copied ``[[hooks]]`` still run the seat's real hook scri
 real memory dir), but the hook keeps its state under ``$KIMI_CODE_HOME`` — the copy.
 opencode: an overlay config (``OPENCODE_CONFIG``) adding the stub provider; the harness runs in the
 seat's repo, whose opencode.jsonc it merges as usual.
+claude-code: ``$CLAUDE_CONFIG_DIR`` is a copy of the seat's config dir (its settings.json still names
+the real memory dir and the seat's own hook script); ``ANTHROPIC_BASE_URL`` points at the stub; the
+harness runs in the seat's repo, with ``PWD`` set to it (Claude Code reads ``$PWD``).
 """
 
 from __future__ import annotations
@@ -32,6 +35,13 @@ KIMI_CONTEXT = 200_000
 # (kimi-code already skips the repo's project-level servers: the sandbox has never trusted the folder).
 KIMI_HOME_SKIP = {"memory", "identity-anchor", "sessions", "logs", "cache", "updates", "session_index.jsonl",
                   "mcp.json"}
+# A used Claude Code config dir keeps transcripts, history and caches: none of it is needed for a run.
+CLAUDE_HOME_SKIP = {"memory", "projects", "sessions", "todos", "shell-snapshots", "statsig", "logs", "cache",
+                    "debug", "file-history", "paste-cache", "plans", "history.jsonl", "ide", "telemetry"}
+CLAUDE_ENV = {
+    "ANTHROPIC_API_KEY": "sk-stub", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+    "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1", "DISABLE_ERROR_REPORTING": "1",
+}
 OFFLINE_ENV = {
     "OPENCODE_DISABLE_AUTOUPDATE": "1", "OPENCODE_DISABLE_MODELS_FETCH": "1",
     "OPENCODE_DISABLE_LSP_DOWNLOAD": "1", "OPENCODE_DISABLE_SHARE": "1",
@@ -164,3 +174,54 @@ def prepare_opencode(seat: Seat, root: Path, base_url: str) -> Sandbox:
         # Merged last, over the project config: the seat's MCP servers stay off during the canary.
         env["OPENCODE_CONFIG_CONTENT"] = json.dumps({"mcp": {name: {"enabled": False} for name in servers}})
     return Sandbox(root, env, seat.repo, {"instructions": read_instructions(seat.repo)})
+
+
+def read_claude_settings(seat: Seat) -> dict | None:
+    """The seat's settings.json as a dict; None when it does not exist. A file that is not JSON, not
+    UTF-8 or not a regular file is an InputError naming it (the run cannot say what it wires)."""
+    path = seat.instance_home / "settings.json"
+    if not os.path.lexists(path):
+        return None
+    try:
+        doc = json.loads(read_bytes(path).decode("utf-8"))
+    except CuratorError as err:
+        raise InputError(err.message, path=path) from None
+    except UnicodeDecodeError:
+        raise InputError("settings.json is not UTF-8", path=path) from None
+    except ValueError as err:
+        raise InputError(f"settings.json is not valid JSON: {err}", path=path) from None
+    if not isinstance(doc, dict):
+        raise InputError("settings.json is not a JSON object", path=path)
+    return doc
+
+
+def claude_wiring(settings: dict | None) -> dict[str, object]:
+    """What a seat's settings.json wires for the layer: its memory dir and its SessionStart commands."""
+    if settings is None:
+        return {"settings": False, "auto_memory_directory": None, "session_start": []}
+    hooks = settings.get("hooks")
+    entries = hooks.get("SessionStart") if isinstance(hooks, dict) else None
+    commands = []
+    for entry in entries if isinstance(entries, list) else []:
+        for hook in entry.get("hooks", []) if isinstance(entry, dict) and isinstance(entry.get("hooks"), list) else []:
+            if isinstance(hook, dict) and isinstance(hook.get("command"), str):
+                commands.append({"matcher": str(entry.get("matcher", "")), "command": hook["command"]})
+    directory = settings.get("autoMemoryDirectory")
+    return {"settings": True, "auto_memory_directory": directory if isinstance(directory, str) else None,
+            "session_start": commands}
+
+
+def prepare_claude(seat: Seat, root: Path, base_url: str) -> Sandbox:
+    """``base_url``: what ``ANTHROPIC_BASE_URL`` takes (the stub's root; the client adds /v1/messages)."""
+    if not seat.instance_home.is_dir():
+        raise InputError("seat config dir does not exist", path=seat.instance_home)
+    if not seat.repo.is_dir():
+        raise InputError("seat repo does not exist", path=seat.repo)
+    wiring = claude_wiring(read_claude_settings(seat))
+    env = _base_env(root)
+    config = root / "claude-config"
+    shutil.copytree(seat.instance_home, config, symlinks=True,
+                    ignore=lambda d, names: [n for n in names if Path(d) == seat.instance_home and n in CLAUDE_HOME_SKIP])
+    env.update(CLAUDE_ENV)
+    env.update({"CLAUDE_CONFIG_DIR": str(config), "ANTHROPIC_BASE_URL": base_url, "PWD": str(seat.repo)})
+    return Sandbox(root, env, seat.repo, wiring)

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-HARNESSES = ("kimi-code", "opencode")
-BOOT_FILES = ("MEMORY.md", "identity.md")  # what both harnesses must put in front of the model
+HARNESSES = ("kimi-code", "opencode", "claude-code")
+BOOT_FILES = ("MEMORY.md", "identity.md")  # what every harness must put in front of the model
 
 
 @dataclass(frozen=True)

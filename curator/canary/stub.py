@@ -1,9 +1,14 @@
-"""A stub model on loopback: OpenAI chat-completions (streaming SSE) that logs every request body.
+"""A stub model on loopback that logs every request body. It speaks two wires:
 
-Both harnesses speak this protocol to a custom provider. The stub answers every chat request with a
-fixed text and no tool calls, so each turn ends after one main request. It can be armed to report a
-large ``usage.prompt_tokens`` once, on the next request that carries tools, to make the harness
-compact (a persistent large value would make OpenCode compact in an endless loop).
+- OpenAI chat-completions (``…/chat/completions``, streaming SSE or not), which kimi-code and
+  opencode speak to a custom provider;
+- the Anthropic Messages API (``…/v1/messages``, streaming SSE or not, and ``…/count_tokens``), which
+  Claude Code speaks to ``ANTHROPIC_BASE_URL``.
+
+The stub answers every chat request with a fixed text and no tool calls, so each turn ends after one
+main request. It can be armed to report a large ``usage.prompt_tokens`` once, on the next request
+that carries tools, to make the harness compact (a persistent large value would make OpenCode
+compact in an endless loop). Claude Code compacts on ``/compact``: it needs no arming.
 
 Stdlib only; binds 127.0.0.1 on a random free port; ``with StubModel() as stub:`` stops it on exit.
 """
@@ -17,6 +22,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 REPLY_TEXT = "ok (canary stub)"
+# Claude Code's compaction asks for "an <analysis> block followed by a <summary> block" and asks again
+# when the answer has none: answered in that shape, a compaction costs one request, not two.
+CLAUDE_SUMMARY_PROMPT = "CRITICAL: Respond with TEXT ONLY"
+SUMMARY_TEXT = "<analysis>canary stub</analysis>\n<summary>ok (canary stub summary)</summary>"
 MODEL_ID = "stub-model"
 MAX_BODY_BYTES = 64 * 1024 * 1024  # a request is the whole context; refuse anything absurd
 
@@ -40,6 +49,11 @@ class StubModel:
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def anthropic_base_url(self) -> str:
+        """What ``ANTHROPIC_BASE_URL`` takes: the client appends ``/v1/messages`` itself."""
+        return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> "StubModel":
         self.thread = threading.Thread(target=self.server.serve_forever, name="canary-stub", daemon=True)
@@ -98,6 +112,43 @@ def _chunk(delta: dict[str, Any], finish: str | None = None, usage: dict[str, in
     return chunk
 
 
+def _event(name: str, payload: dict[str, Any]) -> bytes:
+    return f"event: {name}\ndata: {json.dumps(payload, separators=(',', ':'))}\n\n".encode()
+
+
+def _anthropic_message(reply: str, input_tokens: int) -> dict[str, Any]:
+    return {"id": "msg_canary", "type": "message", "role": "assistant", "model": MODEL_ID,
+            "content": [{"type": "text", "text": reply}], "stop_reason": "end_turn", "stop_sequence": None,
+            "usage": {"input_tokens": input_tokens, "output_tokens": 4}}
+
+
+def _anthropic_events(reply: str, input_tokens: int) -> list[bytes]:
+    """A Messages stream: message_start, one text block, message_delta with the stop reason, message_stop."""
+    start = _anthropic_message("", input_tokens)
+    start.update(content=[], stop_reason=None)
+    start["usage"]["output_tokens"] = 1
+    return [
+        _event("message_start", {"type": "message_start", "message": start}),
+        _event("content_block_start", {"type": "content_block_start", "index": 0,
+                                       "content_block": {"type": "text", "text": ""}}),
+        _event("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                       "delta": {"type": "text_delta", "text": reply}}),
+        _event("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        _event("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
+                                 "usage": {"output_tokens": 4}}),
+        _event("message_stop", {"type": "message_stop"}),
+    ]
+
+
+def _last_user_text(body: dict[str, Any]) -> str:
+    found = body.get("messages")
+    last = found[-1] if isinstance(found, list) and found and isinstance(found[-1], dict) else {}
+    content = last.get("content")
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return content if isinstance(content, str) else ""
+
+
 def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -119,18 +170,39 @@ def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
             else:
                 self.send_json(404, {"error": {"message": f"no route {self.path}"}})
 
-        def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            if not self.path.rstrip("/").endswith("/chat/completions") or not 0 < length <= MAX_BODY_BYTES:
-                self.send_json(404, {"error": {"message": f"no route {self.path}"}})
-                return
+        def read_body(self) -> dict[str, Any] | None:
+            """The request's JSON object; None (and the error already answered) when there is none."""
+            try:
+                length = int(self.headers.get("Content-Length") or 0)
+            except ValueError:
+                length = 0
+            if not 0 < length <= MAX_BODY_BYTES:
+                self.send_json(400, {"error": {"message": "no body, or an absurd one"}})
+                return None
             try:
                 body = json.loads(self.rfile.read(length))
             except ValueError:
                 self.send_json(400, {"error": {"message": "body is not JSON"}})
-                return
+                return None
             if not isinstance(body, dict):
                 self.send_json(400, {"error": {"message": "body is not a JSON object"}})
+                return None
+            return body
+
+        def do_POST(self) -> None:
+            route = self.path.split("?", 1)[0].rstrip("/")
+            if route.endswith("/messages/count_tokens"):
+                if self.read_body() is not None:  # a size estimate, not a turn: not logged
+                    self.send_json(200, {"input_tokens": 10})
+                return
+            if route.endswith("/v1/messages"):
+                self.messages()
+                return
+            if not route.endswith("/chat/completions"):
+                self.send_json(404, {"error": {"message": f"no route {self.path}"}})
+                return
+            body = self.read_body()
+            if body is None:
                 return
             prompt_tokens = stub.record(body)
             usage = {"prompt_tokens": prompt_tokens, "completion_tokens": 4, "total_tokens": prompt_tokens + 4}
@@ -143,6 +215,26 @@ def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
                     "choices": [{"index": 0, "finish_reason": "stop",
                                  "message": {"role": "assistant", "content": stub.reply}}],
                 })
+
+        def messages(self) -> None:
+            """The Anthropic Messages API, as Claude Code calls it (``POST /v1/messages?beta=true``)."""
+            body = self.read_body()
+            if body is None:
+                return
+            input_tokens = stub.record(body)
+            reply = SUMMARY_TEXT if _last_user_text(body).startswith(CLAUDE_SUMMARY_PROMPT) else stub.reply
+            if not body.get("stream"):
+                self.send_json(200, _anthropic_message(reply, input_tokens))
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            for event in _anthropic_events(reply, input_tokens):
+                self.wfile.write(event)
+            self.wfile.flush()
+            self.close_connection = True
 
         def stream(self, usage: dict[str, int]) -> None:
             self.send_response(200)

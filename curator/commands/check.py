@@ -104,7 +104,7 @@ def _entry_json(entry: Entry) -> dict:
         "end_line": entry.end_line,
         "bytes": entry.nbytes,
         "text": entry.text,
-        "pointers": [{"target": link.target, "kind": link.kind, "line": link.line} for link in entry.pointers],
+        "pointers": [{"target": link.shown, "kind": link.kind, "line": link.line} for link in entry.pointers],
     }
 
 
@@ -122,6 +122,7 @@ def _load_json(load: LoadResult) -> dict:
         "dropped": [_lost_json(entry) for entry in load.dropped],
         "partial": _lost_json(load.partial) if load.partial else None,
         "note": load.note,
+        "warning": load.warning,
     }
 
 
@@ -153,6 +154,7 @@ def to_json(analysis: Analysis) -> dict:
             "escapes": [{"file": e.file, "line": e.line, "target": e.target, "reason": e.reason}
                         for e in pointers.escapes],
             "unreadable": [{"file": u.file, "message": u.message} for u in pointers.unreadable],
+            "unwritten": [{"file": u.file, "line": u.line, "target": u.target} for u in pointers.unwritten],
         },
     }
 
@@ -218,6 +220,8 @@ def print_report(analysis: Analysis, console: Console) -> None:
         for name, loaded, lost, note in rows:
             console.print(Text(f"  {name}: loaded {loaded}, {lost or 'no'} entries lost: {note}"))
     for name, load in analysis.loads.items():
+        if load.warning:  # the harness's own words, as it appends them to what it loaded
+            console.print(Text(f"{name} tells the model: {load.warning}", style="yellow"))
         if not load.lost_entries:
             continue
         console.print(Text(f"{name} never loads these entries:", style="bold"))
@@ -233,6 +237,10 @@ def print_report(analysis: Analysis, console: Console) -> None:
 
     pointers = analysis.pointers
     console.print()
+    if pointers.unwritten:  # information: the harness's own convention for "worth writing later"
+        names = ", ".join(dict.fromkeys(f"[[{u.target}]]" for u in pointers.unwritten))
+        console.print(Text(f"Unwritten memories ({len(pointers.unwritten)} wikilink(s) naming no file yet, "
+                           f"not a problem): {names}", style="dim"))
     if not pointers.problem_count:
         console.print(Text(f"Pointers: {len(pointers.files)} markdown file(s), no problems.", style="green"))
         return

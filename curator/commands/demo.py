@@ -10,7 +10,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "demo",
         help="build a demo fleet from bundled examples and open the curator on it",
-        description="Build example seats (healthy, over the target, divergent) in the per-user demo dir "
+        description="Build example seats (healthy, over the target, divergent, a Claude Code seat over the byte "
+        "target that still loads whole) in the per-user demo dir "
         "or --dir, provision them with the generators, then open the curator. An existing demo is "
         "reopened as it is, never rebuilt (--fresh starts over).",
     )

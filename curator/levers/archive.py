@@ -19,14 +19,15 @@ from rapidfuzz import fuzz, process, utils
 
 from curator.change import Change, digest
 from curator.errors import InputError
-from curator.index_model import Entry, HotIndex, parse_index
-from curator.levers.text import content_end, entries_by_id, entry_source, read_optional
+from curator.index_model import BOM, Entry, HotIndex, parse_index
+from curator.levers.relink import move_bytes
+from curator.levers.text import content_end, entries_by_id, entry_source, entry_start, read_optional
 from curator.pointers import check_pointers
 
 INDEX_NAME = "MEMORY.md"
 ARCHIVE_NAME = "ARCHIVE.md"
 UNSECTIONED = "Unsectioned"  # archive heading for entries that sat above the index's first heading
-STAMP = re.compile(r" · archived \d{4}-\d{2}-\d{2}(?=\r?\n?$)")
+STAMP = re.compile(r" · archived \d{4}-\d{2}-\d{2}(?=\s*\|?\r?\n?$)")  # (in a row: before the last pipe)
 SEARCH_CUTOFF = 50
 
 ARCHIVE_HEADER = (
@@ -50,6 +51,40 @@ class Hit:
 
 def _with_newline(data: bytes, newline: bytes) -> bytes:
     return data if not data or data.endswith(b"\n") else data + newline
+
+
+def table_head(doc: HotIndex, entry: Entry) -> bytes:
+    """The header and delimiter lines of the table a row belongs to (b"" for a list item)."""
+    if entry.kind != "row":
+        return b""
+    for block in doc.blocks:
+        if block.kind == "table" and block.start < entry.line - 1 < block.end:
+            return b"".join(line.raw for line in doc.lines[block.start : block.start + 2])
+    return b""
+
+
+def section_block(doc: HotIndex, heading: str, parts: list[tuple[bytes, bytes]]) -> bytes:
+    """The bytes that append ``parts`` (entry bytes, table head) at the end of ``heading`` in ``doc``:
+    a row that does not follow a row of the same table gets that table's head (after a blank line
+    when something comes before it), and a list item after a row gets a blank line first, so every
+    moved entry is still an entry where it lands."""
+    nl = doc.newline
+    section = doc.section_named(heading) if heading else None
+    previous = None  # (kind, head) of what the block follows
+    if section is not None and section.level > 0 and section.entry_ids:
+        last = doc.entry(section.entry_ids[-1])
+        previous = (last.kind, table_head(doc, last))
+    out = b""
+    for data, head in parts:
+        kind = "row" if head else "item"
+        head = head if head.endswith(b"\n") or not head else head + nl
+        if kind == "row" and previous != ("row", head):
+            out += (nl if previous is not None else b"") + head
+        elif kind == "item" and previous is not None and previous[0] == "row":
+            out += nl
+        out += data
+        previous = (kind, head)
+    return out
 
 
 def _insert_under(doc: HotIndex, heading: str, level: int, block: bytes) -> tuple[int, bytes]:
@@ -80,27 +115,33 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
     stamp = f" · archived {today.isoformat()}".encode()
 
     levels = {s.heading: s.level for s in index.sections}
-    blocks: dict[str, bytes] = {}
+    moving: dict[str, list[tuple[bytes, bytes]]] = {}  # section -> (entry bytes, table head or b"")
     for entry in sorted(entries, key=lambda e: e.offset):
         entry_source(index, entry)  # refuses an entry with bytes that are not UTF-8
-        cut = content_end(index, entry.line) - entry.offset
-        raw = index.entry_bytes(entry)
-        blocks[entry.section] = blocks.get(entry.section, b"") + _with_newline(raw[:cut] + stamp + raw[cut:], index.newline)
+        start = entry_start(index, entry)  # the file's BOM stays with the file
+        cut = content_end(index, entry.line) - start
+        raw = index.raw[start : entry.end_offset]
+        if entry.kind == "row" and raw[:cut].rstrip().endswith(b"|"):  # the stamp goes inside the last cell
+            cut = raw[:cut].rstrip().rfind(b"|")
+            cut -= len(raw[:cut]) - len(raw[:cut].rstrip())
+        moved = move_bytes(raw[:cut] + stamp + raw[cut:], INDEX_NAME, ARCHIVE_NAME)
+        moving.setdefault(entry.section, []).append((_with_newline(moved, index.newline), table_head(index, entry)))
 
     # Sections already in ARCHIVE.md get their block spliced in; new ones are appended in order.
     edits, appended = [], b""
-    for heading, block in blocks.items():
+    for heading, parts in moving.items():
         if heading and archive.section_named(heading) is not None:
+            block = section_block(archive, heading, parts)
             edits.append(_insert_under(archive, heading, levels.get(heading, 2), block))
     tail = parse_index(archive_raw)
-    for heading, block in blocks.items():
+    for heading, parts in moving.items():
         if not (heading and archive.section_named(heading) is not None):
-            at, data = _insert_under(tail, heading, levels.get(heading, 2), block)
+            at, data = _insert_under(tail, heading, levels.get(heading, 2), section_block(tail, heading, parts))
             appended += data
             tail = parse_index(tail.raw + data)
     new_archive = archive.splice([(at, at, data) for at, data in edits]) + appended
 
-    new_index = index.splice([(e.offset, e.end_offset, b"") for e in entries])
+    new_index = index.splice([(entry_start(index, e), e.end_offset, b"") for e in entries])
     files = {INDEX_NAME: new_index, ARCHIVE_NAME: new_archive}
     return Change(
         description=f"archive {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} ({', '.join(e.id for e in entries)})",
@@ -123,19 +164,28 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
                          path=ARCHIVE_NAME)
     entry = archive.entry(archive_entry_id)
     entry_source(archive, entry)
-    raw = archive.entry_bytes(entry)
-    cut = content_end(archive, entry.line) - entry.offset
-    restored = _with_newline(STAMP.sub("", raw[:cut].decode("utf-8"), count=1).encode("utf-8") + raw[cut:], index.newline)
+    start = entry_start(archive, entry)
+    raw = archive.raw[start : entry.end_offset]
+    cut = content_end(archive, entry.line) - start
+    restored = STAMP.sub("", raw[:cut].decode("utf-8"), count=1).encode("utf-8") + raw[cut:]
+    restored = _with_newline(move_bytes(restored, ARCHIVE_NAME, INDEX_NAME), index.newline)
 
+    # A table left without rows goes with its last row (and the blank line before it).
+    end = entry.end_offset
+    table = next((b for b in archive.blocks if b.kind == "table" and b.start < entry.line - 1 < b.end), None)
+    head_lines: set[int] = set()
+    if entry.kind == "row" and table is not None and table.end - table.start == 3:
+        head_lines = {table.start + 1, table.start + 2}
+        first_line = table.start - 1 if table.start > 0 and archive.lines[table.start - 1].is_blank else table.start
+        start = max(archive.lines[first_line].offset, len(BOM) if archive.has_bom else 0)
     # Leave the heading in ARCHIVE.md only if other entries still sit under it.
     section = archive.section_named(entry.section)
-    start, end = entry.offset, entry.end_offset
     if section is not None and section.level > 0 and section.entry_ids == (entry.id,):
         at_end = section.end == len(archive.lines)  # then the blank line before the heading goes too
         first = section.start - 1 if at_end and archive.lines[section.start - 1].is_blank else section.start
         body = [line for line in archive.lines[section.start + 1 : section.end] if not line.is_blank]
-        if all(entry.line <= line.number <= entry.end_line for line in body):
-            start = archive.lines[first].offset
+        if all(entry.line <= line.number <= entry.end_line or line.number in head_lines for line in body):
+            start = max(archive.lines[first].offset, len(BOM) if archive.has_bom else 0)
             end = archive.lines[section.end - 1].offset + len(archive.lines[section.end - 1].raw)
     new_archive = archive.splice([(start, end, b"")])
 
@@ -143,7 +193,10 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
     level = section.level if section is not None else 2
     if heading == UNSECTIONED and index.section_named(UNSECTIONED) is None:
         heading = ""  # it sat above the first heading: put it back at the end of the top part
-    at, data = _insert_under(index, heading, level, restored) if heading else _top_insert(index, restored)
+    if heading:
+        at, data = _insert_under(index, heading, level, section_block(index, heading, [(restored, table_head(archive, entry))]))
+    else:
+        at, data = _top_insert(index, restored)
     new_index = index.splice([(at, at, data)])
     files = {INDEX_NAME: new_index, ARCHIVE_NAME: new_archive}
     return Change(
@@ -161,7 +214,7 @@ def _top_insert(index: HotIndex, block: bytes) -> tuple[int, bytes]:
     top = index.sections[0] if index.sections and index.sections[0].level == 0 else None
     if top is not None and top.entry_ids:
         return index.entry(top.entry_ids[-1]).end_offset, block
-    return 0, block
+    return (len(BOM) if index.has_bom else 0), block  # after the file's BOM, never before it
 
 
 def _pointer_warnings(memory_dir, index: HotIndex, files: dict[str, bytes]) -> list[str]:

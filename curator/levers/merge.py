@@ -1,46 +1,38 @@
 """Merge-facet: entries that say the same thing become one line, and no pointer is lost on the way.
 
-Candidates: rapidfuzz similarity of the entries' words without links, in two stages. The search uses
-the token-sort ratio (word order does not matter), scored in rapidfuzz's C++ loop one row at a time
-(``process.extract``) rather than a Python pairwise loop, and only against entries whose length
-could still reach its cutoff; pairs that share a link target join whatever their wording. Each pair
-found is then judged by the token-set ratio, which scores a paraphrase or a line that says a subset
-of another's words highly, and kept from ``cutoff`` up. Pairs that share a link target, then pairs in
-the same section, come first.
+Candidates (``find_candidates``): pairs found through the index's rarer words and weighed by how
+many entries share each word (``curator.levers.similarity``: a tag suffix or boilerplate many
+entries carry weighs little; link texts and linked file names count), then costed by their default
+merge. A pair is shown when that merge keeps every fact and still saves real bytes (what a bearer
+gains), or when one entry indexes the detail file the other cites and their content overlaps; the
+ones that save most come first. Exact repeats of any count are one group. Template identity lines
+are never candidates.
 
-A merge puts one line in the place of the first entry: its lesson, then the other entries' distinct
-facets (clauses it does not already say, and every clause carrying a pointer it lacks). The pointer
-graph is re-checked on the result (``curator.pointers.check_pointers`` with the new bytes): a merge
-that drops a pointer the user did not name, leaves a dangling pointer, or orphans a detail file is
-refused with the list of what would be lost, unless forced.
+A merge puts one entry in the place of the first: one headline (its first line, then the other first
+lines' clauses whose content words it does not say yet, and the links of any clause carrying a
+pointer it lacks), then every part's sub-lines without duplicates; table rows merge cell by cell.
+The pointer graph is re-checked on the result (``curator.pointers.check_pointers`` with the new
+bytes): a merge that drops a pointer the user did not name, leaves a dangling pointer, or orphans a
+detail file is refused with the list of what would be lost, unless forced.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections import Counter
-from collections.abc import Iterable
-from dataclasses import dataclass
-from itertools import islice
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
-
-from rapidfuzz import fuzz, process
-from rapidfuzz.distance import LCSseq
-from rapidfuzz.utils import default_process
 
 from curator import markdown
 from curator.change import Change, digest
 from curator.errors import CuratorError, InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex
-from curator.levers.text import clauses, content_end, entries_by_id, entry_source, entry_start, without_links
+from curator.levers.similarity import Weights, entry_words, words_of
+from curator.levers.text import clauses, content_end, entries_by_id, entry_source, entry_start
 from curator.pointers import PointerReport, check_pointers
 
 INDEX_NAME = "MEMORY.md"
-SEARCH_CUTOFF = 60  # token-sort ratio (0-100) from which a pair is worth judging
-DEFAULT_CUTOFF = 70  # token-set ratio (0-100) from which two entries count as saying the same thing
-COVERED = 90  # a facet whose words already appear this closely in the merged line is not repeated
 FACET_JOIN = "; "
 
 
@@ -64,104 +56,140 @@ class Candidate:
     reason: str
     section: str = ""  # '' when the entries sit in different sections
     shared_target: str = ""  # a detail file every entry links to, if any
-
-
-def link_free_words(text: str, links) -> str:
-    """``default_process`` of ``without_links(text, links)``, without its work when there are no links.
-
-    (A text with no word characters comes out empty either way: ``default_process`` keeps only
-    alphanumerics and trims the rest.)"""
-    return default_process(without_links(text, links) if links else text)
-
-
-def similarity_key(entry: Entry) -> str:
-    """Words without links, case-folded, tokens sorted: ratio on this is rapidfuzz's token_sort_ratio."""
-    # ``default_process`` turns a bullet into whitespace anyway; only a number marker is a word to cut.
-    text = entry.text if entry.text[:1] in "-*+" else entry.body
-    return " ".join(sorted(link_free_words(text, entry.pointers).split()))
-
-
-def similarity_keys(entries: Iterable[Entry]) -> list[str]:
-    """``similarity_key`` of each entry, built in one loop (a whole index's keys are built at once)."""
-    keys: list[str] = []
-    add, process_text, join = keys.append, default_process, " ".join
-    for entry in entries:
-        text = entry.text
-        if entry.pointers or text[:1] not in "-*+":  # links to cut or a number marker: the general way
-            add(similarity_key(entry))
-            continue
-        words = process_text(text).split()
-        words.sort()
-        add(join(words))
-    return keys
-
-
-def similar_pairs(keys: list[str], cutoff: float = DEFAULT_CUTOFF) -> dict[tuple[int, int], float]:
-    """Every pair (i < j) whose ratio reaches ``cutoff``, scored in rapidfuzz's C++ loop.
-
-    Keys are visited longest first, and each is compared only with the shorter keys that can still
-    reach the cutoff (ratio <= 2*shorter/(sum of lengths)), so most hopeless pairs are never scored.
-    The longer key is the query rapidfuzz prepares once; the shorter ones are the strings it walks.
-    """
-    size = list(map(len, keys))
-    order = sorted(filter(size.__getitem__, range(len(keys))), key=size.__getitem__)  # empty keys match nothing
-    ordered = [keys[i] for i in order]
-    lengths = [size[i] for i in order]
-    reach = cutoff / (200 - cutoff)  # the shortest partner, as a share of a key's length, that can match
-    pairs: dict[tuple[int, int], float] = {}
-    extract, ratio, band_start = process.extract, fuzz.ratio, bisect.bisect_left  # bound once: one call per key
-    for a in range(len(ordered) - 1, 0, -1):
-        start = band_start(lengths, lengths[a] * reach - 1e-9, hi=a)  # a float just over the bound keeps it
-        if start >= a:
-            continue
-        i = order[a]
-        for _choice, score, b in extract(ordered[a], ordered[start:a], scorer=ratio, processor=None, limit=None,
-                                         score_cutoff=cutoff):
-            j = order[start + b]
-            pairs[(i, j) if i < j else (j, i)] = score
-    return pairs
+    merged: str = field(default="", compare=False, repr=False)  # the default merged text costed
 
 
 def file_targets(entry: Entry) -> set[str]:
     return {link.path for link in entry.pointers if link.kind == "file" and link.path}
 
 
-def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = DEFAULT_CUTOFF) -> list[Candidate]:
-    entries = list(index.entries)
-    keys = similarity_keys(entries)
-    found_pairs = similar_pairs(keys, min(cutoff, SEARCH_CUTOFF))
-    # Entries pointing at the same detail file are candidates whatever their wording.
+IDENTITY_SECTION = "Identity & seat"  # the template's identity lines: never merged, never archived
+MIN_SAVING = 12  # bytes: a merge that saves less is not worth the bearer's attention (unless one target)
+MIN_SHARED = 3  # words two entries must share at least (their weight decides the rest)
+SAME_SAID = 0.5  # dice from which two entries say mostly the same
+SUBSET_SAID = 0.7  # overlap from which one entry says a part of the other
+SAVED_SHARE = 0.4  # ... nor one that saves less than this share of the (smaller) entry it removes
+SIMILAR = 50.0  # score from which a pair's wording alone makes it a candidate; below it (down to
+REPEATED_SHARE = 0.6  # LOOSE_SAID), the merge must save this share of the smaller entry: it repeats
+LOOSE_SAID = 0.3
+SAME_TARGET_SAID = 0.35  # dice enough for two entries indexing one detail to be one entry
+
+
+def shared_target(a: Entry, b: Entry) -> str:
+    """The detail (file and anchor) both entries link to, when one of them indexes it: its line
+    opens with that link (``- [Title](file.md) — hook``). '' if none."""
+    targets = pointer_keys(a) & pointer_keys(b)
+    for target in sorted(targets):
+        if leading_target(a) == target or leading_target(b) == target:
+            return target
+    return ""
+
+
+def pointer_keys(entry: Entry) -> set[str]:
+    """file#anchor of the entry's file links (decoded), or file alone."""
+    return {link.path + (f"#{link.anchor}" if link.anchor else "") for link in entry.pointers
+            if link.kind == "file" and link.path and link.style != "image"}
+
+
+def leading_target(entry: Entry) -> str:
+    """The target of the link the entry opens with, or ''."""
+    for link in entry.pointers:
+        if link.kind == "file" and link.path and link.line == entry.line:
+            opening = LIST_MARKER.sub("", entry.text.partition("\n")[0], count=1).lstrip("*_ ")
+            if opening.startswith("[") or opening.startswith("!["):
+                return link.path + (f"#{link.anchor}" if link.anchor else "")
+        break
+    return ""
+
+
+def lead_first(group: list[Entry]) -> list[Entry]:
+    """The order a careful bearer merges in: the entry that indexes a detail file (opens with its
+    link) keeps its place and headline; otherwise the first in the file does."""
+    return sorted(group, key=lambda e: (not leading_target(e), e.line))
+
+
+def candidate_pairs(entries: list[Entry]) -> list[tuple[int, int, float, str]]:
+    """(i, j, score 0-100, shared target) of every pair worth costing: one target, or enough rare
+    words in common that both say mostly the same, or that one says a part of the other."""
+    words = Weights([entry_words(entry) for entry in entries])
+    found: dict[tuple[int, int], tuple[float, str]] = {}
+    for (i, j), rare in words.pairs().items():
+        if not words.may_reach(i, j, rare, LOOSE_SAID):
+            continue
+        score = words.score(i, j)
+        if score.words >= MIN_SHARED and (score.dice >= LOOSE_SAID):
+            found[(i, j)] = (100 * max(score.dice, score.overlap * SAME_SAID / SUBSET_SAID), "")
     by_target: dict[str, list[int]] = {}
     for i, entry in enumerate(entries):
-        if entry.pointers:
-            for target in file_targets(entry):
-                by_target.setdefault(target, []).append(i)
-    shared: dict[tuple[int, int], str] = {}
-    for target, members in sorted(by_target.items()):
+        for target in pointer_keys(entry):
+            by_target.setdefault(target, []).append(i)
+    for target, members in by_target.items():
+        if len(members) > 8:  # a hub many entries cite is no one detail
+            continue
         for x, i in enumerate(members):
             for j in members[x + 1 :]:
-                shared.setdefault((i, j), target)
-                found_pairs.setdefault((i, j), 0.0)
-    # Judge every pair found: the token-set ratio rewards shared words, not shared length.
-    pairs = {}
-    for (i, j) in found_pairs:
-        score = fuzz.token_set_ratio(keys[i], keys[j], processor=None, score_cutoff=cutoff)
-        if score:
-            pairs[(i, j)] = score
+                if shared_target(entries[i], entries[j]) != target:
+                    continue
+                # One detail indexed twice, with content that overlaps beyond citing it: a line that
+                # only says "see x.md" beside x.md's own index line adds a fact, not a repeat.
+                score = words.score(i, j)
+                if score.dice >= SAME_TARGET_SAID or score.overlap >= SUBSET_SAID:
+                    found[(i, j)] = (max(found.get((i, j), (0.0, ""))[0], 100 * score.dice), target)
+    return [(i, j, score, target) for (i, j), (score, target) in found.items()]
 
-    groups = [(tuple(group), score, target) for group, score, target in _groups(entries, pairs)]
-    ranked = [((i, j), score, shared.get((i, j), "")) for (i, j), score in pairs.items()] + groups
 
-    def rank(item):
-        group, score, target = item
-        same_section = len({entries[i].section for i in group}) == 1
-        return (not target, not same_section, -score, [entries[i].line for i in group])
+def repeat_groups(entries: list[Entry]) -> list[list[int]]:
+    """Entries whose text is the same but for whitespace and the list marker, whatever their count."""
+    seen: dict[str, list[int]] = {}
+    for i, entry in enumerate(entries):
+        key = " ".join(entry.body.split())
+        if key:
+            seen.setdefault(key, []).append(i)
+    return [members for members in seen.values() if len(members) > 1]
 
-    ranked.sort(key=rank)
-    # Only the candidates shown are costed: the default merge text is built for each of them.
+
+def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = 0.0) -> list[Candidate]:
+    """Merge candidates a careful bearer would accept, the ones that save the most first.
+
+    Pairs come from ``candidate_pairs``; groups of three or more are entries all pairwise similar.
+    Each is costed by its default merge (``merged_entry_text``); pairs that would save less than
+    ``MIN_SAVING`` bytes are not shown unless they link to one detail. Template identity lines are
+    never candidates. ``cutoff`` (0-100) drops pairs scoring lower (shared-target pairs stay)."""
+    entries = [entry for entry in index.entries if entry.section != IDENTITY_SECTION]
+    repeats = repeat_groups(entries)
+    repeated = {i for members in repeats for i in members[1:]}  # each repeat goes with its first copy
+    pairs = {(i, j): (score, target) for i, j, score, target in candidate_pairs(entries)
+             if (score >= cutoff or target) and i not in repeated and j not in repeated}
+    scores = {pair: score for pair, (score, _target) in pairs.items()}
+    groups = [(tuple(group), score, target) for group, score, target in _groups(entries, scores)]
+    groups += [(tuple(members), 100.0, "") for members in repeats]
+    group_of = {i: n for n, (group, _s, _t) in enumerate(groups) for i in group}
+    ranked = [((i, j), score, target) for (i, j), (score, target) in pairs.items()
+              if group_of.get(i, -1) != group_of.get(j, -2)]  # a pair inside a group is the group's
+    ranked += groups
     plain = plain_text(index)
-    found = (_candidate(index, [entries[i] for i in group], score, target, plain) for group, score, target in ranked)
-    return list(islice((c for c in found if c is not None), limit))
+    costed = []
+    for group, score, target in ranked:
+        members = lead_first([entries[i] for i in sorted(group)])
+        candidate = _candidate(index, members, score, target, plain)
+        if (len(members) == 2 and not leading_target(members[0])
+                and (candidate is None or candidate.bytes_saved < members[0].nbytes)):
+            # Neither indexes a file: the one whose place and wording are kept is the one that saves
+            # more (kept the other way round, the merge saves at most the first entry's bytes).
+            other = _candidate(index, members[::-1], score, target, plain)
+            if other is not None and (candidate is None or other.bytes_saved > candidate.bytes_saved):
+                candidate = other
+        if candidate is None:
+            continue
+        smaller = min(index.entry(i).nbytes for i in candidate.entry_ids)
+        # What the honest merge really saves is the evidence: two paraphrases keep both wordings and
+        # save nothing; an entry that repeats another is saved almost whole.
+        saved = candidate.bytes_saved
+        if target or (saved >= MIN_SAVING and saved >= SAVED_SHARE * smaller
+                      and (score >= SIMILAR or saved >= REPEATED_SHARE * smaller)):
+            costed.append(candidate)
+    costed.sort(key=lambda c: (-c.bytes_saved, -c.score, c.entry_ids))
+    return costed[:limit]
 
 
 def _groups(entries: list[Entry], pairs: dict) -> list[tuple[list[int], float, str]]:
@@ -204,13 +232,13 @@ def _candidate(index: HotIndex, group: list[Entry], score: float, target: str, p
         return None
     saved = bytes_saved(index, group, merged)
     section = group[0].section if len({e.section for e in group}) == 1 else ""
+    share = round(100 * saved / max(1, min(entry.nbytes for entry in group[1:])))
+    where = f"in section '{section or '(top)'}'" if section else "across sections"
     if target:
-        reason = f"all link to {target}"
-    elif section:
-        reason = f"similar wording in section '{section or '(top)'}'"
+        reason = f"both index {target}"
     else:
-        reason = "similar wording across sections"
-    return Candidate(tuple(e.id for e in group), round(float(score), 1), saved, reason, section, target)
+        reason = f"the merge keeps every fact and saves {share}% of the shorter entry, {where}"
+    return Candidate(tuple(e.id for e in group), round(float(score), 1), saved, reason, section, target, merged)
 
 
 # -- the merge ---------------------------------------------------------------------------------
@@ -219,50 +247,147 @@ def pointer_targets(text: str) -> Counter:
     return Counter(link.target for link in markdown.links_in_text(text))
 
 
+FACET_SAID = 0.8  # a facet whose content words are said at least this much already is not repeated
+FACET_NEW = 2  # ... and that brings at most this many new words
+
+
 def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = False) -> str:
-    """The default merged entry: the first entry as it is, its first line extended by the others'
-    distinct facets (their continuation lines become facets too). No line ending at the end.
+    """The default merged entry: one headline, then every part's sub-lines without duplicates.
+
+    The headline is the first entry's first line extended by the other first lines' distinct facets
+    (clauses whose content words it does not mostly say yet, and every clause carrying a pointer it
+    lacks). Below it come the first entry's own continuation lines, then the others' that say
+    something new (a line already there, or one whose words are all said, is not repeated). No line
+    ending at the end.
 
     ``plain``: the caller knows the file is valid UTF-8 without a carriage return (``plain_text``),
     so each entry's decoded text is already its source and nothing is decoded again."""
     sources = [entry.text.rstrip("\n") if plain else entry_source(index, entry).rstrip("\n") for entry in group]
-    first = sources[0]
-    head, newline, tail = first.partition("\n")
+    if group[0].kind == "row":
+        return _merged_row(group, sources)
+    # A table row merged into a list item brings its cells as clauses.
+    sources = [" — ".join(split_cells(source)) if entry.kind == "row" and n else source
+               for n, (entry, source) in enumerate(zip(group, sources))]
+    head, _newline, tail = sources[0].partition("\n")
     line = head.rstrip()
-    links = [link for entry in group for link in entry.pointers]
-    said = link_free_words(first, links)
+    below = [part for part in tail.split("\n")] if tail else []
+    said = set(words_of(sources[0]))
+    bits = set(EXACT_BITS.findall(sources[0]))  # code spans and numbers said so far, verbatim
+    kept_lines = {" ".join(part.split()) for part in below}
     have = {link.target for link in group[0].pointers}
     for other, source in zip(group[1:], sources[1:]):
-        for part in source.split("\n"):
-            part = part.strip()
-            if not part:
-                continue
-            for clause in clauses(LIST_MARKER.sub("", part, count=1)):
-                words = link_free_words(clause, links)
-                # The links were found by markdown-it in the model: a clause carries the ones it spells.
-                new_pointers = {link.target for link in other.pointers if _spells(clause, link)} - have \
-                    if other.pointers else ()
-                if not new_pointers and (not words or covered(words, said)):
+        if (words_of(source) <= said and _bits_said(source, bits)
+                and not ({link.target for link in other.pointers} - have)):
+            continue  # it says nothing the merged entry does not: no clause to weigh one by one
+        other_head, _nl, other_tail = source.partition("\n")
+        # The words of this entry the merged one does not say yet, as written: a clause holding none
+        # of them says nothing new, and that is a substring test, not a word split per clause.
+        # (A stem is a prefix of every word it stems from, but for -ies -> -y: "polic" for "policy".)
+        unsaid = {word[:-1] if word.endswith("y") else word for word in words_of(source) - said}
+        for clause in clauses(LIST_MARKER.sub("", other_head.strip(), count=1)):
+            # The links were found by markdown-it in the model: a clause carries the ones it spells.
+            new_pointers = {link.target for link in other.pointers if _spells(clause, link)} - have \
+                if other.pointers else ()
+            if not new_pointers and _bits_said(clause, bits):
+                lowered = clause.lower()
+                if not any(word in lowered for word in unsaid):
                     continue
-                line += (" " if line.endswith((".", "!", "?", ";")) else FACET_JOIN) + clause
-                said += " " + words
+                if _said(words_of(clause), said):
+                    continue
+            words = words_of(clause)
+            if new_pointers:
+                # Its words are said already: carry only its links (every pointer kept, no repeat).
+                spans = [m.group(0) for m in INLINE_LINK.finditer(clause)
+                         if any(_spells(m.group(0), link) for link in other.pointers if link.target in new_pointers)]
+                rest = INLINE_LINK.sub(" ", clause)
+                if spans and _said(words_of(rest), said) and _bits_said(rest, bits) and all(
+                        any(_spells(span, link) for span in spans) for link in other.pointers
+                        if link.target in new_pointers):
+                    clause, words = " ".join(spans), words_of(" ".join(spans))
+            line += (" " if line.endswith((".", "!", "?", ";")) else FACET_JOIN) + clause
+            said |= words
+            if "`" in clause:
+                bits.update(EXACT_BITS.findall(clause))
+            have.update(new_pointers)
+        for part in other_tail.split("\n") if other_tail else ():
+            flat = " ".join(part.split())
+            if not flat or flat in kept_lines:
+                continue
+            new_pointers = {link.target for link in other.pointers if _spells(part, link)} - have \
+                if other.pointers else ()
+            words = words_of(part)
+            if not new_pointers and words <= said and _bits_said(part, bits):
+                continue
+            below.append(part)
+            kept_lines.add(flat)
+            said |= words
+            bits.update(EXACT_BITS.findall(part))
+            have.update(new_pointers)
+    return "\n".join([line, *below])
+
+
+INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\([^()\s]*(?:\([^()]*\)[^()\s]*)*(?:\s+\"[^\"]*\")?\)")
+
+
+def split_cells(row: str) -> list[str]:
+    """The cells of a table row (GFM: an escaped pipe stays in its cell), stripped."""
+    body = row.strip()
+    if body.startswith("|"):
+        body = body[1:]
+    if body.endswith("|") and not body.endswith("\\|"):
+        body = body[:-1]
+    return [cell.strip() for cell in re.split(r"(?<!\\)\|", body)]
+
+
+def _merged_row(group: list[Entry], sources: list[str]) -> str:
+    """Rows merged cell by cell: each cell keeps its text and gains the others' distinct clauses in
+    the same column (a list item's clauses, or cells past the last column, go to the last cell)."""
+    cells = split_cells(sources[0])
+    said = set(words_of(sources[0]))
+    bits = set(EXACT_BITS.findall(sources[0]))
+    have = {link.target for link in group[0].pointers}
+    for other, source in zip(group[1:], sources[1:]):
+        parts = split_cells(source) if other.kind == "row" else [" ".join(source.split("\n"))]
+        for column, part in enumerate(parts):
+            into = min(column, len(cells) - 1) if other.kind == "row" else len(cells) - 1
+            for clause in clauses(LIST_MARKER.sub("", part, count=1)):
+                new_pointers = {link.target for link in other.pointers if _spells(clause, link)} - have
+                words = words_of(clause)
+                if not new_pointers and _said(words, said) and _bits_said(clause, bits):
+                    continue
+                clause = re.sub(r"(?<!\\)\|", r"\\|", clause)
+                cells[into] = f"{cells[into]}{FACET_JOIN}{clause}" if cells[into] else clause
+                said |= words
+                bits.update(EXACT_BITS.findall(clause))
                 have.update(new_pointers)
-    return line + (newline + tail if newline else "")
+    return "| " + " | ".join(cells) + " |"
 
 
-def covered(words: str, said: str) -> bool:
-    """``fuzz.partial_ratio(words, said) >= COVERED``, with two exact shortcuts around its window
-    search. Words found verbatim in the line score 100. Otherwise: a window w of the longer text
-    scores 200·LCS(short, w) / (|short| + |w|), where LCS(short, w) is at most both |w| and L, the
-    LCS of the two whole texts; so the best window scores at most 200·L / (|short| + L), which
-    reaches the cutoff c only if L >= c·|short| / (200 - c). One LCS costs far less than the search."""
-    if words and words in said:
+def _said(words: set[str], said: set[str]) -> bool:
+    """The clause's content words are (mostly) said already: nothing to add."""
+    if not words:
         return True
-    short, long = (words, said) if len(words) <= len(said) else (said, words)
-    need = -(-COVERED * len(short) // (200 - COVERED))
-    if need and LCSseq.similarity(short, long, score_cutoff=need) < need:
-        return False
-    return bool(fuzz.partial_ratio(words, said, score_cutoff=COVERED))
+    new = len(words - said)
+    return new <= FACET_NEW and new <= len(words) * (1 - FACET_SAID)
+
+
+EXACT_BITS = re.compile(r"`[^`]+`")  # numbers are words already (9.0 and 7.0 stay whole)
+
+
+def _bits_said(clause: str, bits: set[str]) -> bool:
+    """Code spans are said only verbatim: `Maps/Materials/` is not `Maps/Data/`."""
+    if "`" not in clause:
+        return True
+    return all(bit in bits for bit in EXACT_BITS.findall(clause))
+
+
+def dropped_words(index: HotIndex, group: list[Entry], merged: str) -> list[str]:
+    """Content words of the merged entries that the merged text no longer says (for the preview)."""
+    said = words_of(merged)
+    gone: set[str] = set()
+    for entry in group:
+        gone |= words_of(entry_source(index, entry)) - said
+    return sorted(gone)
 
 
 def _spells(text: str, link) -> bool:
@@ -286,7 +411,10 @@ def plan_merge(
         if "\n" in text or "\r" in text:
             raise InputError("the merged text must be one line", path=INDEX_NAME)
         marker = LIST_MARKER.match(entry_source(index, group[0]))
-        merged = text if LIST_MARKER.match(text) else (marker.group(0) if marker else "- ") + text.strip()
+        if group[0].kind == "row":  # a row stays a row of its table
+            merged = text.strip() if text.strip().startswith("|") else "| " + text.strip() + " |"
+        else:
+            merged = text if LIST_MARKER.match(text) else (marker.group(0) if marker else "- ") + text.strip()
     else:
         merged = merged_entry_text(index, group)
 
@@ -331,11 +459,16 @@ def plan_merge(
 def replace_group(index: HotIndex, group: list[Entry], merged: str) -> bytes:
     """The new index bytes: ``merged`` where the first entry was (its last line ending kept), the
     others removed. Inner line breaks use the file's own line ending."""
+    return index.splice(group_edits(index, group, merged))
+
+
+def group_edits(index: HotIndex, group: list[Entry], merged: str) -> list[tuple[int, int, bytes]]:
+    """The splice edits of ``replace_group`` (disjoint groups' edits can share one splice)."""
     first = group[0]
     new_bytes = merged.replace("\n", index.newline.decode()).encode("utf-8")
     edits = [(entry_start(index, first), content_end(index, first.end_line), new_bytes)]
-    edits += [(entry.offset, entry.end_offset, b"") for entry in group[1:]]
-    return index.splice(edits)
+    edits += [(entry_start(index, entry), entry.end_offset, b"") for entry in group[1:]]  # the BOM stays
+    return edits
 
 
 def bytes_saved(index: HotIndex, group: list[Entry], merged: str) -> int:
@@ -344,7 +477,7 @@ def bytes_saved(index: HotIndex, group: list[Entry], merged: str) -> int:
     first = group[0]
     new_length = len(merged.encode("utf-8")) + merged.count("\n") * (len(index.newline) - 1)
     replaced = content_end(index, first.end_line) - entry_start(index, first)
-    return replaced - new_length + sum(entry.nbytes for entry in group[1:])
+    return replaced - new_length + sum(entry.end_offset - entry_start(index, entry) for entry in group[1:])
 
 
 def new_problems(before: PointerReport, after: PointerReport) -> tuple[list[str], list[str]]:

@@ -125,6 +125,8 @@ def clause_cuts(text: str) -> list[tuple[int, int]]:
     separators = list(CLAUSE_SEPARATOR.finditer(text))
     if not separators:
         return []
+    if not _DEPTH_MARK.search(text):  # no bracket, code span or bold: every separator is at depth zero
+        return [m.span() for m in separators]
     depths = depth_map(text)
     return [(m.start(), m.end()) for m in separators if depths[m.start()] == 0]
 
@@ -135,7 +137,7 @@ def clauses(text: str) -> list[str]:
         parts.append(text[cursor:start])
         cursor = end
     parts.append(text[cursor:])
-    return [part.strip() for part in parts if part.strip()]
+    return [part for part in map(str.strip, parts) if part]
 
 
 def read_optional(memory_dir: Path, name: str) -> bytes | None:

@@ -17,6 +17,7 @@ summarise or paraphrase, so it rarely saves much; it never touches code, links o
 
 from __future__ import annotations
 
+import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from curator.change import Change, digest
 from curator.errors import InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex, parse_index
 from curator.levers.merge import new_problems
+from curator.levers.relink import move_text
 from curator.markdown import links_in_text
 from curator.levers.text import (
     clause_cuts,
@@ -99,6 +101,8 @@ def plan_trim(memory_dir: str | Path, index: HotIndex, entry_id: str, *, kind: s
 
 def _suggest(memory_dir, index: HotIndex, entry: Entry, kind: str, limits: Limits) -> TrimSuggestion:
     if kind == "split":
+        if entry.kind == "row":
+            raise InputError(f"entry {entry.id} is a table row: it is tightened, never split", path=INDEX_NAME)
         new_text, detail, files = _split(Path(memory_dir), index, entry)
     elif kind == "tighten":
         new_text, detail = _tighten(entry_source(index, entry).rstrip("\n")), ""
@@ -130,8 +134,21 @@ def _suggest(memory_dir, index: HotIndex, entry: Entry, kind: str, limits: Limit
 
 
 def _replace_entry(index: HotIndex, entry: Entry, text: str) -> bytes:
+    return index.splice([entry_edit(index, entry, text)])
+
+
+def entry_edit(index: HotIndex, entry: Entry, text: str) -> tuple[int, int, bytes]:
+    """The splice edit that puts ``text`` in the entry's place (its last line ending and BOM kept)."""
     new = text.replace("\n", index.newline.decode()).encode("utf-8")
-    return index.splice([(entry_start(index, entry), content_end(index, entry.end_line), new)])
+    return entry_start(index, entry), content_end(index, entry.end_line), new
+
+
+def split_entry(memory_dir: str | Path, index: HotIndex, entry: Entry) -> tuple[str, str, dict[str, bytes]]:
+    """A split without the pointer re-check (a caller batching splits checks them together): the
+    entry's new text, the detail file, and that file's new bytes. Raises InputError if it cannot."""
+    if entry.kind == "row":
+        raise InputError(f"entry {entry.id} is a table row: it is tightened, never split", path=INDEX_NAME)
+    return _split(Path(memory_dir), index, entry)
 
 
 # -- split -------------------------------------------------------------------------------------
@@ -150,11 +167,20 @@ def lesson_cut(body: str) -> tuple[int, int] | None:
 
 
 def _detail_target(memory_dir: Path, entry: Entry) -> str | None:
+    """The first markdown file the entry links to inside the memory dir (a sub-directory too: the
+    moved text's relative links are rewritten for it), never through a symlink."""
     for link in entry.pointers:
-        name = link.path
-        if (link.kind == "file" and name.lower().endswith(".md") and "/" not in name
-                and name not in RESERVED and (memory_dir / name).is_file()
-                and not (memory_dir / name).is_symlink()):
+        if link.kind != "file" or link.style == "image" or link.target[:5].lower() == "file:":
+            continue
+        name = posixpath.normpath(link.path) if link.path else ""
+        if (not name.lower().endswith(".md") or name.startswith(("../", "/", "~")) or name in RESERVED
+                or not (memory_dir / name).is_file()):
+            continue
+        walk, safe = memory_dir, True
+        for part in name.split("/"):
+            walk = walk / part
+            safe = safe and not walk.is_symlink()
+        if safe:
             return name
     return None
 
@@ -197,6 +223,7 @@ def _split(memory_dir: Path, index: HotIndex, entry: Entry) -> tuple[str, str, d
 
     title = _title(body if LEADING_LINK.match(body) else lesson)
     detail = _detail_target(memory_dir, entry)
+    moved = move_text(moved, INDEX_NAME, detail) if detail else moved  # its links, seen from there
     old = read_optional(memory_dir, detail) if detail else None
     if detail and old is not None:
         nl = parse_index(old).newline
@@ -209,6 +236,7 @@ def _split(memory_dir: Path, index: HotIndex, entry: Entry) -> tuple[str, str, d
             new_line += f" → [details]({detail}#{heading_slugs(headings)[-1]})"
     else:
         detail = _new_detail_name(memory_dir, title)
+        moved = move_text(moved, INDEX_NAME, detail)
         nl = index.newline.decode()
         new_detail = f"# {title}\n\n{moved}\n".replace("\n", nl).encode("utf-8")
         new_line = f"{prefix}{lesson} → [details]({detail})"

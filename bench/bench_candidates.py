@@ -1,0 +1,168 @@
+"""Merge candidates: how right they are, and what the worst inputs cost.
+
+Quality rows: ``find_candidates`` (no limit) on every index of ``/work/shared/corpus/merge-labels.json``
+(pairs and groups a careful owner would merge, judged by hand; see its ``definition``). A candidate is
+right when all its entries sit in one labelled group; a labelled group is found when a right candidate
+lies inside it. precision = right / shown, recall = groups found / groups labelled, per index and
+overall. Entries the index model does not count (standalone paragraphs) cannot be found: the rows
+say how many labels that leaves out. ``ratio`` carries precision for these rows (they time nothing
+worth a goal; measured is the time of the whole run, baseline 0).
+
+Cost rows: adversarial indexes up to the 24.6 KB read limit (two long repetitive entries; two
+entries of 300 near-identical clauses; ~1,700 two-word near-duplicates; ~1,300 identical lines).
+measured: ``find_candidates`` on the parsed index, its word caches cleared first (so a round pays
+for every word); baseline: one markdown-it parse of the same text, timed in the same rounds. Goal:
+at most 10x the parse. The same inputs again for ``plan_fit`` (target 17,000 B; the seat is a
+temporary directory holding only that MEMORY.md, so the pointer graph is the file's own).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+
+from curator import markdown
+from curator.index_model import parse_index
+from curator.levers import merge, similarity
+from curator.levers.fit import plan_fit
+
+CORPUS = Path("/work/shared/corpus")
+LABELS = CORPUS / "merge-labels.json"
+READ_LIMIT = 24_600
+
+
+def _cut(raw: bytes, limit: int = READ_LIMIT) -> bytes:
+    return raw if len(raw) <= limit else raw[: raw.rfind(b"\n", 0, limit) + 1]
+
+
+def long_repetitive() -> bytes:
+    unit = "the cache key must include the lockfile hash; "
+    half = (READ_LIMIT - 100) // 2
+    first = "- " + unit * (half // len(unit))
+    second = "- " + ("also " + unit) * ((half - 10) // (len(unit) + 5))
+    return ("# Index\n" + first.rstrip() + "\n" + second.rstrip() + "\n").encode()
+
+
+def many_clauses() -> bytes:
+    rng = random.Random(3)
+    parts = [f"step {rng.randrange(50)} keeps the {rng.choice(['key', 'hash', 'lock'])} stable" for _ in range(600)]
+    return _cut(("# Index\n- " + "; ".join(parts[:300]) + "\n- " + "; ".join(parts[300:]) + "\n").encode())
+
+
+def near_duplicates() -> bytes:
+    rng = random.Random(7)
+    words = ["fix", "cache", "key", "lock", "hash", "run", "lane"]
+    lines = [f"- {' '.join(rng.sample(words, 2))} {n % 97}" for n in range(2000)]
+    return _cut(("# Index\n" + "\n".join(lines) + "\n").encode())
+
+
+def identical() -> bytes:
+    return _cut(("# Index\n" + "- same lesson here\n" * 2000).encode())
+
+
+ADVERSARIAL = {"long repetitive entries": long_repetitive, "300 near-identical clauses x2": many_clauses,
+               "2,000 near-duplicates": near_duplicates, "2,000 identical lines": identical}
+
+
+def _fresh(work):
+    def run():
+        similarity.stem.cache_clear()
+        similarity.words_of.cache_clear()
+        return work()
+    return run
+
+
+def timed(rounds: int, *works) -> list[float]:
+    """Fastest wall time of each work; every round runs each in turn (load hits both alike)."""
+    times = [[] for _ in works]
+    for _ in range(rounds):
+        for n, work in enumerate(works):
+            start = time.perf_counter()
+            work()
+            times[n].append(time.perf_counter() - start)
+    return [min(t) for t in times]
+
+
+def cost_row(name: str, make, work=lambda index: merge.find_candidates(index)) -> dict:
+    """``work(parsed index)`` on an adversarial index vs one markdown-it parse of its text."""
+    raw = make()
+    text, index = raw.decode(), parse_index(raw)
+    measured, baseline = timed(7, _fresh(lambda: work(index)), lambda: markdown.parse(text))
+    return {"name": name, "measured_s": measured, "baseline_s": baseline, "ratio": measured / baseline,
+            "goal": "<=10x", "note": f"{len(raw):,} B, {len(index.entries):,} entries; vs one markdown-it parse"}
+
+
+def _cost_rows():
+    def row(label, make):
+        def run() -> dict:
+            return cost_row(f"merge candidates, adversarial: {label}", make)
+        run.__name__ = "candidates_cost_" + "".join(c if c.isalnum() else "_" for c in label)
+        return run
+    return [row(label, make) for label, make in ADVERSARIAL.items()]
+
+
+# -- quality -------------------------------------------------------------------------------------
+
+def evaluate() -> tuple[list[dict], float]:
+    data = json.loads(LABELS.read_text("utf-8"))
+    start = time.perf_counter()
+    rows = []
+    for item in data["indexes"]:
+        index = parse_index((CORPUS / item["path"]).read_bytes())
+        groups = [frozenset(c["lines"]) for c in item["candidates"]]
+        lines = {entry.line for entry in index.entries}
+        unreachable = sum(1 for g in groups if len(g & lines) < 2)
+        right = shown = 0
+        found: set[frozenset] = set()
+        for candidate in merge.find_candidates(index, limit=10_000):
+            shown += 1
+            members = frozenset(index.entry(i).line for i in candidate.entry_ids)
+            inside = [g for g in groups if members <= g]
+            right += bool(inside)
+            found.update(inside)
+        rows.append({"path": item["path"], "shown": shown, "right": right, "found": len(found),
+                     "labelled": len(groups), "unreachable": unreachable})
+    return rows, time.perf_counter() - start
+
+
+def _pr(right: int, shown: int, found: int, labelled: int) -> tuple[float, float]:
+    return (right / shown if shown else 1.0), (found / labelled if labelled else 1.0)
+
+
+def candidates_quality_overall() -> dict:
+    if not LABELS.is_file():
+        return {"name": "merge candidates vs labels, overall", "measured_s": 0.0, "baseline_s": 0.0,
+                "ratio": 0.0, "goal": "p>=.8 r>=.7", "note": "skipped: labels not found"}
+    rows, elapsed = evaluate()
+    right, shown = sum(r["right"] for r in rows), sum(r["shown"] for r in rows)
+    found, labelled = sum(r["found"] for r in rows), sum(r["labelled"] for r in rows)
+    unreachable = sum(r["unreachable"] for r in rows)
+    precision, recall = _pr(right, shown, found, labelled)
+    per = "; ".join(f"{r['path'].split('/')[0].split('__')[1]}/{r['path'].rsplit('/', 2)[-2]} "
+                    f"p {r['right']}/{r['shown']} r {r['found']}/{r['labelled']}" for r in rows if r["labelled"] or r["shown"])
+    note = (f"precision {precision:.2f} ({right}/{shown}), recall {recall:.2f} ({found}/{labelled}; {unreachable} "
+            f"labelled groups hold paragraphs the model does not count as entries) | {per}")
+    return {"name": "merge candidates vs labels, overall (ratio = precision)", "measured_s": elapsed,
+            "baseline_s": 0.0, "ratio": precision, "goal": "p>=.8 r>=.7", "note": note}
+
+
+def _fit_rows():
+    def row(label, make):
+        def run() -> dict:
+            with tempfile.TemporaryDirectory() as tmp:
+                (Path(tmp) / "MEMORY.md").write_bytes(make())
+                result = cost_row(f"fit, adversarial: {label}", make,
+                                  lambda index: plan_fit(tmp, index, today=date(2026, 12, 1)))
+                plan = plan_fit(tmp, parse_index(make()), today=date(2026, 12, 1))
+                result["note"] += f"; {len(plan.steps)} steps, {plan.before:,} -> {plan.after:,} B"
+                return result
+        run.__name__ = "fit_cost_" + "".join(c if c.isalnum() else "_" for c in label)
+        return run
+    return [row(label, make) for label, make in ADVERSARIAL.items()]
+
+
+ROWS = [candidates_quality_overall, *_cost_rows(), *_fit_rows()]

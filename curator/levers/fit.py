@@ -1,0 +1,310 @@
+"""Fit: one plan of lever steps that brings MEMORY.md under the target, losing nothing.
+
+The order is the layer's own: first **trims** (the lesson line stays, the detail moves verbatim into
+the file the entry already links to), then **merges of true duplicates** (every clause and sub-line
+of the entry merged away is already in the kept entry, word for word, and no pointer is lost), then
+**archiving** (entries that carry a date, oldest first, until the target is met; never the template's
+identity lines). Anything else (rewording, archiving undated entries, deciding which paraphrase
+stays) needs the bearer's judgment: the plan then says it cannot reach the target alone and what is
+left.
+
+Every step is planned on the index as the steps before it leave it, by the levers themselves
+(``trim.plan_trim``, ``merge.plan_merge``, ``archive.plan_archive``), so each keeps its own checks
+(a step that would leave a new dangling pointer or an orphan is left out, with its reason). The
+selected steps become ONE ``Change`` (kind ``fit``): the store applies it atomically and one undo
+gives every file back. Steps are numbered; ``skip`` leaves some out and the rest is planned again
+in the same order, so what is shown is what will be written.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+
+from curator.change import Change, digest
+from curator.errors import CuratorError
+from curator.index_model import BOM, Entry, HotIndex, parse_index
+from curator.levers import archive, merge, trim
+from curator.levers.similarity import words_of
+from curator.levers.text import clauses, read_optional
+from curator.pointers import check_pointers
+
+INDEX_NAME = "MEMORY.md"
+DATE = re.compile(r"(?<!\d)(20\d\d)-(0[1-9]|1[0-2])-([0-2]\d|3[01])(?!\d)")
+_YEAR_MONTH = re.compile(r"20\d\d-[01]\d-")
+TRIM_THRESHOLD = 200  # bytes: shorter entries are left as they are
+MAX_MERGES = 500  # merge candidates weighed per plan
+
+
+@dataclass(frozen=True)
+class FitStep:
+    number: int  # 1-based, what --skip takes
+    kind: str  # trim | merge | archive
+    entry_ids: tuple[str, ...]
+    lines: tuple[int, ...]  # where the entries start in the index the step was planned on
+    bytes_saved: int  # MEMORY.md bytes this step saves
+    reason: str
+    files: tuple[str, ...] = ()  # files the step writes besides MEMORY.md
+    selected: bool = True
+
+
+@dataclass(frozen=True)
+class FitPlan:
+    target: int
+    before: int  # MEMORY.md bytes now
+    after: int  # MEMORY.md bytes once the selected steps are applied
+    steps: tuple[FitStep, ...]
+    change: Change | None  # the selected steps as one change (None: nothing to do)
+    left_out: tuple[str, ...] = ()  # steps the levers refused, with why
+    problems_before: int = 0
+    problems_after: int = 0
+    largest_left: tuple[tuple[int, int], ...] = ()  # (line, bytes) of the longest entries left
+
+    @property
+    def reached(self) -> bool:
+        return self.after <= self.target
+
+    @property
+    def counts(self) -> dict[str, int]:
+        found = {"trim": 0, "merge": 0, "archive": 0}
+        for step in self.steps:
+            if step.selected:
+                found[step.kind] += 1
+        return found
+
+    @property
+    def left(self) -> str:
+        """What stands between the plan and the target, said plainly ('' when it is reached)."""
+        if self.reached:
+            return ""
+        longest = ", ".join(f"line {line} ({size:,} B)" for line, size in self.largest_left)
+        return (f"{self.after - self.target:,} B over the target after every step that loses nothing; the rest "
+                "needs the bearer's judgment: reword or tighten long entries, merge paraphrases by hand, or "
+                "archive entries that carry no date (`seat-curator candidates`, `trim`, `archive`)"
+                + (f"; the longest entries left: {longest}" if longest else "") + ".")
+
+
+@dataclass
+class _State:
+    """The files as the steps so far leave them (MEMORY.md parsed), and what they were on disk."""
+
+    memory_dir: Path
+    index: HotIndex
+    files: dict[str, bytes | None] = field(default_factory=dict)
+    base: dict[str, str | None] = field(default_factory=dict)
+
+    def take(self, change: Change, parsed: HotIndex | None = None) -> None:
+        """Add ``change`` (``parsed``: its MEMORY.md already parsed)."""
+        for name, data in change.files.items():
+            if name not in self.base:
+                self.base[name] = change.base.get(name, digest(read_optional(self.memory_dir, name)))
+            self.files[name] = data
+        if INDEX_NAME in change.files:
+            self.index = parsed or parse_index(change.files[INDEX_NAME] or b"")
+
+
+def entry_date(entry: Entry) -> str:
+    """The oldest ISO date the entry carries (YYYY-MM-DD), '' if none."""
+    if not _YEAR_MONTH.search(entry.text):  # a literal-led scan, far quicker than DATE's look-behind
+        return ""
+    found = [m.group(0) for m in DATE.finditer(entry.text)]
+    return min(found) if found else ""
+
+
+def _lines(original: HotIndex, current: HotIndex, ids) -> tuple[int, ...]:
+    """Where the entries sit in the index as it is now on disk (an entry a step made: where it is)."""
+    return tuple((original if original.has_entry(i) else current).entry(i).line for i in ids)
+
+
+def _may_repeat(index: HotIndex, candidate: merge.Candidate) -> bool:
+    """A merge of true duplicates adds nothing to the kept entry: its default text is that entry's."""
+    kept = index.entry(candidate.entry_ids[0]).text
+    return " ".join(candidate.merged.split()) == " ".join(kept.split())
+
+
+def _true_duplicate(index: HotIndex, candidate: merge.Candidate) -> bool:
+    """Every clause and sub-line of the entries merged away is already in the kept entry, verbatim."""
+    group = [index.entry(i) for i in candidate.entry_ids]
+    flat = " ".join(group[0].text.split())
+    for entry in group[1:]:
+        said = {" ".join(clause.split()) for part in entry.text.split("\n")
+                for clause in clauses(merge.LIST_MARKER.sub("", part.strip(), count=1))}
+        if not all(clause in flat for clause in said):  # each distinct clause once: repeats cost nothing
+            return False
+    return True
+
+
+def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, skip=(),
+             today: date | None = None) -> FitPlan:
+    """The fit plan for the seat at ``memory_dir`` whose MEMORY.md is ``index``.
+
+    Steps of one kind are planned on the same index and written with one splice, checked against the
+    pointer graph once (a batch that would break a pointer is planned again one step at a time, each
+    step checked by its lever). A skipped step still counts as taken when the next steps are chosen,
+    so the numbers stay those of the full plan; the plan then says if the target is missed."""
+    memory_dir = Path(memory_dir)
+    today = today or date.today()
+    skip = set(skip)
+    state = _State(memory_dir, index)
+    steps: list[FitStep] = []
+    left_out: list[str] = []
+    projected = len(index.raw)  # MEMORY.md's size once every step so far (skipped ones too) is taken
+
+    def step(kind: str, ids, lines, saved: int, reason: str, files=()) -> bool:
+        nonlocal projected
+        number = len(steps) + 1
+        steps.append(FitStep(number, kind, tuple(ids), tuple(lines), saved, reason, tuple(files), number not in skip))
+        projected -= saved
+        return number not in skip
+
+    before_report = check_pointers(memory_dir, parsed_index=index)
+
+    def breaks_pointers(files: dict[str, bytes | None], parsed: HotIndex | None = None) -> list[str]:
+        after = check_pointers(memory_dir, overrides=files, parsed_index=parsed)
+        orphans, dangling = merge.new_problems(before_report, after)
+        return orphans + dangling
+
+    # 1. Trims: the longest entries first, each into the detail file it already links to (once per file).
+    edits, details, bases = [], {}, {}
+    for entry in sorted((e for e in index.entries if e.nbytes >= TRIM_THRESHOLD and e.section != merge.IDENTITY_SECTION),
+                        key=lambda e: (-e.nbytes, e.line)):
+        if projected <= target:
+            break
+        detail = trim._detail_target(memory_dir, entry)
+        if detail is None or detail in details or detail in bases:
+            continue
+        try:
+            new_text, name, files = trim.split_entry(memory_dir, index, entry)
+        except CuratorError as err:
+            left_out.append(f"trim line {entry.line}: {err.message}")
+            continue
+        edit = trim.entry_edit(index, entry, new_text)
+        saved = (edit[1] - edit[0]) - len(edit[2])
+        if name != detail or saved <= 0:
+            continue
+        reason = f"{saved:,} B of detail move verbatim into {detail}; the lesson line stays"
+        if step("trim", [entry.id], [entry.line], saved, reason, [detail]):
+            edits.append(edit)
+            details[detail] = files[detail]
+        bases[detail] = digest(read_optional(memory_dir, detail))
+    if edits:
+        files = {INDEX_NAME: index.splice(edits), **details}
+        broken = breaks_pointers(files)
+        if broken:  # one of them moved a pointer it should not have: let the lever judge each alone
+            left_out.append("trims checked one at a time: together they would break " + ", ".join(broken))
+            for trim_step in [s for s in steps if s.kind == "trim" and s.selected]:
+                try:
+                    state.take(trim.plan_trim(memory_dir, state.index, trim_step.entry_ids[0], kind="split"))
+                except CuratorError as err:
+                    left_out.append(f"trim line {trim_step.lines[0]}: {err.message}")
+        else:
+            state.take(Change("fit trims", files, base={INDEX_NAME: digest(index.raw), **bases}))
+
+    # 2. Merges of true duplicates, the ones that save most first, on entries no other merge takes.
+    if projected > target:
+        current = state.index
+        groups, taken = [], set()
+        for candidate in merge.find_candidates(current, limit=MAX_MERGES):
+            if projected <= target:
+                break
+            if taken & set(candidate.entry_ids):
+                continue
+            repeats = _may_repeat(current, candidate) and _true_duplicate(current, candidate)
+            if not repeats and len(candidate.entry_ids) == 2:
+                # The other way round, the longer entry may hold the shorter one word for word.
+                first, second = (current.entry(i) for i in candidate.entry_ids)
+                if words_of(first.text) <= words_of(second.text):
+                    flipped = merge._candidate(current, [second, first], candidate.score, candidate.shared_target,
+                                               merge.plain_text(current))
+                    if flipped is not None and _may_repeat(current, flipped) and _true_duplicate(current, flipped):
+                        candidate, repeats = flipped, True
+            if not repeats or candidate.bytes_saved < merge.MIN_SAVING:
+                continue
+            taken.update(candidate.entry_ids)
+            lines = _lines(index, current, candidate.entry_ids)
+            many = len(lines) > 2
+            reason = (f"line{'s' if many else ''} {', '.join(map(str, lines[1:]))} repeat{'' if many else 's'} "
+                      f"line {lines[0]} word for word")
+            if step("merge", candidate.entry_ids, lines, candidate.bytes_saved, reason):
+                groups.append(([current.entry(i) for i in candidate.entry_ids], candidate.merged))
+        if groups:
+            edits = [edit for group, text in groups for edit in merge.group_edits(current, group, text)]
+            files = {INDEX_NAME: current.splice(edits)}
+            merged = parse_index(files[INDEX_NAME])
+            kept = {link.target for link in merged.links}
+            lost = sorted({link.target for g, _text in groups for e in g for link in e.pointers} - kept)
+            broken = lost or breaks_pointers({**state.files, **files}, merged)
+            if broken:
+                left_out.append("merges left out: they would lose " + ", ".join(broken))
+            else:
+                state.take(Change("fit merges", files, base={INDEX_NAME: digest(index.raw)}), merged)
+
+    # 3. Archive: dated entries, oldest first, as few as reach the target; one step.
+    if projected > target:
+        current = state.index
+        days = ((entry_date(e), e.line, e) for e in current.entries if e.section != merge.IDENTITY_SECTION)
+        dated = sorted((t for t in days if t[0]), key=lambda t: (t[0], t[1]))
+        chosen = []
+        for _day, _line, entry in dated:
+            if projected - sum(e.nbytes for e in chosen) <= target:
+                break
+            chosen.append(entry)
+        if chosen:
+            ids = [e.id for e in chosen]
+            try:
+                change = archive.plan_archive(memory_dir, current, ids, today=today)
+            except CuratorError as err:
+                left_out.append(f"archive: {err.message}")
+            else:
+                if change.warnings:
+                    left_out.append("archive: " + "; ".join(change.warnings))
+                else:
+                    span = f"{entry_date(chosen[0])} to {entry_date(chosen[-1])}"
+                    reason = f"{len(chosen)} dated entr{'y' if len(chosen) == 1 else 'ies'}, oldest first ({span})"
+                    if step("archive", ids, _lines(index, current, ids), change.bytes_saved, reason, ["ARCHIVE.md"]):
+                        state.take(change)
+
+    change = None
+    if state.files:
+        counts = {k: sum(1 for s in steps if s.selected and s.kind == k) for k in ("trim", "merge", "archive")}
+        what = ", ".join(f"{k} x{n}" for k, n in counts.items() if n)
+        entry_ids = tuple(i for s in steps if s.selected for i in s.entry_ids)
+        change = Change(description=f"fit under {target:,} B ({what})", files=dict(state.files),
+                        bytes_saved=len(index.raw) - len(state.index.raw), entry_ids=entry_ids, kind="fit",
+                        base={**state.base, INDEX_NAME: digest(index.raw)})
+    after = (check_pointers(memory_dir, overrides=dict(change.files), parsed_index=state.index).problem_count
+             if change else None)
+    largest = sorted(state.index.entries, key=lambda e: (-e.nbytes, e.line))[:3]
+    return FitPlan(target, len(index.raw), len(state.index.raw), tuple(steps), change, tuple(left_out),
+                   before_report.problem_count, before_report.problem_count if after is None else after,
+                   tuple((e.line, e.nbytes) for e in largest))
+
+
+# -- verification (for tests and the command's own report) ---------------------------------------------
+
+_DESTINATION = re.compile(r"\]\([^)]*\)")
+
+
+def _plain(text: str) -> str:
+    """Whitespace-normalised text with link destinations cut (a moved link may be rebased)."""
+    return " ".join(_DESTINATION.sub("]()", text).split())
+
+
+def unkept_clauses(before: bytes, files_after: dict[str, bytes | None]) -> list[str]:
+    """Clauses of MEMORY.md's removed or changed lines that no live memory file holds verbatim
+    (link destinations aside: moving text rebases them). Empty: nothing was lost."""
+    old_lines = before.removeprefix(BOM).decode("utf-8", "replace").splitlines()
+    new_index = (files_after.get(INDEX_NAME) or b"").removeprefix(BOM).decode("utf-8", "replace")
+    kept = set(new_index.splitlines())
+    live = "\n".join(_plain((data or b"").decode("utf-8", "replace")) for data in files_after.values())
+    missing = []
+    for line in old_lines:
+        if line in kept or not line.strip():
+            continue
+        body = merge.LIST_MARKER.sub("", line.strip(), count=1)
+        for clause in clauses(body):
+            if _plain(clause) not in live:
+                missing.append(clause)
+    return missing

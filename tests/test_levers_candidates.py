@@ -1,0 +1,90 @@
+"""Merge candidates a careful bearer would accept: weighted words, one detail, real savings, sub-lines."""
+
+from __future__ import annotations
+
+from curator.index_model import parse_index
+from curator.levers.merge import find_candidates, merged_entry_text
+
+
+def _index(text: str):
+    return parse_index(text.encode())
+
+
+def test_a_suffix_shared_by_many_entries_makes_no_candidates() -> None:
+    tag = " → **Workflows**: Plan-Driven Development"
+    lines = [
+        "- Decided to pin the parser version before the migration" + tag,
+        "- Decided to split the CI lanes by package owner" + tag,
+        "- Chose SQLite over Postgres for the local cache" + tag,
+        "- Moved the nightly job to 02:00 UTC after the outage" + tag,
+        "- Dropped the retry wrapper around the uploader" + tag,
+        "- Renamed the staging bucket to match the region" + tag,
+    ]
+    index = _index("# Index\n" + "\n".join(lines) + "\n")
+    assert find_candidates(index) == []
+
+
+def test_entries_indexing_one_detail_file_are_candidates_whatever_their_wording() -> None:
+    index = _index(
+        "# Index\n"
+        "- Scoring threshold crisis RESOLVED 2026-03-15: 9.0→7.0. See [freshness gate memory](gate.md).\n"
+        "- Something else entirely about the deploy lane and its tokens.\n"
+        "- [Freshness Gate & Scoring Recalibration 2026-03-15](gate.md) — Auto 72h flush, threshold 9.0→7.0\n"
+    )
+    (found,) = find_candidates(index)
+    first, second = (index.entry(i) for i in found.entry_ids)
+    assert found.shared_target == "gate.md" and "gate.md" in found.reason
+    assert first.line == 4  # the line that indexes the file keeps its place and headline
+    assert second.line == 2
+
+
+def test_a_merge_saving_almost_nothing_is_not_shown() -> None:
+    # Two paraphrases: every fact in other words, so the honest merge keeps both and saves nothing.
+    index = _index(
+        "# Index\n"
+        "- Let a review thread grow to forty comments before summarising; counter: summarise at ten.\n"
+        "- Summarise long review threads early: once a thread passes ten comments, write the summary.\n"
+    )
+    assert find_candidates(index) == []
+
+
+def test_a_repeated_entry_is_a_candidate_and_its_merge_saves_it_whole() -> None:
+    index = _index(
+        "# Index\n"
+        "- Before assigning numbers: ALWAYS `ls /epics/` and `ls /.project/ideas/` to avoid collisions\n"
+        "- The cache lives in `~/.cache/crawl`; clear it after a schema change.\n"
+        "- Before assigning epic numbers: ALWAYS `ls /epics/` to avoid numbering collisions\n"
+    )
+    (found,) = find_candidates(index)
+    assert [index.entry(i).line for i in found.entry_ids] == [2, 4]
+    assert found.bytes_saved == index.entries[2].nbytes - 0  # the second line goes whole
+
+
+def test_merged_multi_line_entry_keeps_each_parts_sub_lines_under_one_headline() -> None:
+    index = _index(
+        "# Index\n"
+        "- [Deploy](deploy.md) — ship with `make ship`; never on Fridays\n"
+        "  - tag first\n"
+        "  - watch the canary for ten minutes\n"
+        "- Deploy with `make ship`, never on Fridays; ask ops first\n"
+        "  - tag first\n"
+        "  - roll back with `make unship`\n"
+    )
+    first, second = index.entries
+    merged = merged_entry_text(index, [first, second])
+    assert merged == (
+        "- [Deploy](deploy.md) — ship with `make ship`; never on Fridays; ask ops first\n"
+        "  - tag first\n"
+        "  - watch the canary for ten minutes\n"
+        "  - roll back with `make unship`"
+    )
+
+
+def test_code_and_numbers_are_said_only_verbatim() -> None:
+    index = _index(
+        "# Index\n"
+        "- **Map JSON location**: server `Maps/Data/` + client `Content/Maps/` — keep both in sync\n"
+        "- **Materials**: `Content/Maps/Materials/` — keep in sync with the map JSON\n"
+    )
+    first, second = index.entries
+    assert "`Content/Maps/Materials/`" in merged_entry_text(index, [first, second])

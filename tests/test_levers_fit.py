@@ -1,0 +1,164 @@
+"""Fit: trims, then true-duplicate merges, then dated archiving, as one undoable change losing nothing."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from curator.cli import main
+from curator.index_model import parse_index
+from curator.levers.fit import plan_fit, unkept_clauses
+from curator.store import SeatStore
+
+CORPUS = Path("/work/shared/corpus")
+DAY = date(2026, 12, 1)
+LONG_DETAIL = ("the staging deploy needs the VPN up, the token from the vault, and the `make ship` target run "
+               "from a clean tree; a dirty tree ships the wrong assets, and the canary then fails ten minutes "
+               "later with a checksum error that points nowhere near the cause")
+INDEX = (
+    "# Seat memory index\n"
+    "\n"
+    "> Hot index: keep it under the target.\n"
+    "\n"
+    "## Identity & seat\n"
+    "- [Identity](identity.md) — who I am, 2020-01-01 is when the seat was born.\n"
+    "\n"
+    "## Craft hooks\n"
+    f"- [Deploy](deploy.md) — deploy only from a clean tree; {LONG_DETAIL}.\n"
+    "- Run the linter before pushing; it catches the import cycles.\n"
+    "- Run the linter before pushing\n"
+    "\n"
+    "## Lane anchors (highest drift — re-verify live)\n"
+    "- 2026-03-02: migrated the queue to the new broker, ticket #4410.\n"
+    "- 2026-01-15: rotated the signing keys after the leak drill, ticket #4001.\n"
+    "- 2026-05-20: the nightly job moved to 02:00 UTC.\n"
+    "- An undated note about the cache warmer that nobody dates.\n"
+)
+
+
+def _seat(tmp_path: Path, index: str = INDEX) -> tuple[Path, SeatStore]:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text(index, encoding="utf-8")
+    (memory / "identity.md").write_text("# Identity — unwritten\n", encoding="utf-8")
+    (memory / "deploy.md").write_text("# Deploy\n\nHow we ship.\n", encoding="utf-8")
+    return memory, SeatStore.open(memory, state_dir=tmp_path / "state")
+
+
+def _files(memory: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(memory)): p.read_bytes() for p in sorted(memory.rglob("*")) if p.is_file()}
+
+
+def test_fit_plans_trim_then_merge_then_oldest_dated_archive(tmp_path: Path) -> None:
+    memory, store = _seat(tmp_path)
+    index = parse_index(store.read("MEMORY.md"))
+    size = len(index.raw)
+    # Each step is taken only while MEMORY.md is still over the target: ask for a little more than the
+    # trim and the merge save together, so the archive step is needed too.
+    trim_saves = plan_fit(memory, index, target=size - 1, today=DAY).steps[0].bytes_saved
+    merge_saves = plan_fit(memory, index, target=size - trim_saves - 1, today=DAY).steps[1].bytes_saved
+    plan = plan_fit(memory, index, target=size - trim_saves - merge_saves - 30, today=DAY)
+    kinds = [s.kind for s in plan.steps]
+    assert kinds == ["trim", "merge", "archive"]
+    assert [s.number for s in plan.steps] == [1, 2, 3]
+    trim_step, merge_step, archive_step = plan.steps
+    assert trim_step.files == ("deploy.md",)
+    assert merge_step.lines == (10, 11)  # the longer wording stays, the repeat goes
+    # Oldest first, and only as many as the target needs: the 2026-01-15 entry before 2026-03-02.
+    assert archive_step.lines[0] == 15
+    assert plan.reached and plan.after <= plan.target and plan.left == ""
+    assert plan.change is not None and plan.change.kind == "fit"
+    assert set(plan.change.files) == {"MEMORY.md", "deploy.md", "ARCHIVE.md"}
+    new_index = plan.change.files["MEMORY.md"].decode()
+    assert "- [Identity](identity.md) — who I am, 2020-01-01" in new_index  # identity lines never move
+    assert "> Hot index: keep it under the target." in new_index
+    assert plan.problems_after <= plan.problems_before
+    assert unkept_clauses(index.raw, dict(plan.change.files)) == []
+
+
+def test_fit_applies_as_one_change_and_one_undo_gives_every_byte_back(tmp_path: Path) -> None:
+    memory, store = _seat(tmp_path)
+    before = _files(memory)
+    index = parse_index(store.read("MEMORY.md"))
+    plan = plan_fit(memory, index, target=len(index.raw) - 300, today=DAY)
+    assert plan.change is not None
+    store.apply(plan.change)
+    assert _files(memory) != before
+    assert len(store.history()) == 1
+    store.undo()
+    assert _files(memory) == before
+
+
+def test_skipping_a_step_plans_the_rest_again(tmp_path: Path) -> None:
+    memory, store = _seat(tmp_path)
+    index = parse_index(store.read("MEMORY.md"))
+    full = plan_fit(memory, index, target=len(index.raw) - 300, today=DAY)
+    without_trim = plan_fit(memory, index, target=len(index.raw) - 300, skip={1}, today=DAY)
+    assert without_trim.steps[0].kind == "trim" and not without_trim.steps[0].selected
+    assert "deploy.md" not in without_trim.change.files
+    assert without_trim.after > full.after or len(without_trim.steps[-1].entry_ids) > len(full.steps[-1].entry_ids)
+
+
+def test_fit_says_plainly_when_the_bearer_must_judge(tmp_path: Path) -> None:
+    index = "# Seat memory index\n\n## Craft hooks\n" + "".join(
+        f"- Undated lesson number {n}: {'keep the cache warm and the keys stable ' * 3}\n" for n in range(30))
+    memory, store = _seat(tmp_path, index)
+    plan = plan_fit(memory, parse_index(store.read("MEMORY.md")), target=1_000, today=DAY)
+    assert not plan.reached
+    assert "bearer's judgment" in plan.left and f"{plan.after - 1_000:,} B over the target" in plan.left
+    assert "longest entries left: line" in plan.left
+
+
+def test_fit_command_previews_applies_and_undoes(tmp_path: Path, capsys) -> None:
+    memory, _store = _seat(tmp_path)
+    before = _files(memory)
+    target = len(INDEX.encode()) - 300
+    state = ["--state-dir", str(tmp_path / "state")]
+    assert main(["fit", str(memory), "--target", str(target), *state]) == 0
+    out = capsys.readouterr().out
+    assert "[x]  1  trim" in out and "target reached" in out
+    assert _files(memory) == before  # a preview writes nothing
+    assert main(["fit", str(memory), "--target", str(target), "--skip", "2", "--apply", "--json", *state]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [s["selected"] for s in data["steps"]][:2] == [True, False] and data["applied"]["kind"] == "fit"
+    assert main(["undo", str(memory), *state]) == 0
+    capsys.readouterr()
+    assert _files(memory) == before
+
+
+OVER_TARGET = [
+    "jasonwilk__baseball-crawl/.claude/agent-memory/product-manager/MEMORY.md",
+    "AdielMag__ClashUp/.claude/memory/MEMORY.md",
+    "0xsyncroot__moonx-farm/memory-bank/activeContext.md",
+    "0xsyncroot__moonx-farm/memory-bank/progress.md",
+]
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not available")
+@pytest.mark.parametrize("relative", OVER_TARGET)
+def test_fit_on_the_corpus_over_target_indexes(relative: str, tmp_path: Path) -> None:
+    source = CORPUS / relative
+    memory = tmp_path / "memory"
+    shutil.copytree(source.parent, memory)
+    for path in memory.rglob("*"):
+        path.chmod(0o700 if path.is_dir() else 0o600)
+    (memory / "MEMORY.md").write_bytes(source.read_bytes())
+    before = _files(memory)
+    store = SeatStore.open(memory, state_dir=tmp_path / "state")
+    raw = store.read("MEMORY.md")
+    plan = plan_fit(memory, parse_index(raw), today=DAY)
+    assert plan.before == len(raw) > plan.target
+    assert plan.steps and plan.change is not None  # every one of them has something lossless to do
+    assert plan.problems_after <= plan.problems_before
+    assert plan.reached or "bearer's judgment" in plan.left
+    store.apply(plan.change)
+    after = {name: (memory / name).read_bytes() if (memory / name).exists() else None
+             for name in set(before) | set(plan.change.files)}
+    assert len(after["MEMORY.md"]) == plan.after
+    assert unkept_clauses(raw, after) == []
+    store.undo()
+    assert _files(memory) == before
