@@ -105,6 +105,15 @@ class CuratorApp(App[int]):
         """ctrl+q: quit, after save / discard / cancel when an index has unsaved edits."""
         self.leave_index_screens("quit the app", self.exit)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """F4 is not offered in the preview itself (the footer shows only keys that do something)."""
+        if action == "reprovision_preview":
+            import sys
+
+            preview = sys.modules.get("curator.screens.preview")  # never imported here just to ask
+            return not (preview is not None and isinstance(self.screen, preview.PreviewScreen))
+        return True
+
     def action_reprovision_preview(self) -> None:
         """F4 in every screen and focus: the re-provision preview of what the screen shows (this seat,
         the fleet panel's marked residents); over a dialog, of the screen beneath it."""
