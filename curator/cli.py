@@ -69,9 +69,18 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _print_paths_as_bytes() -> None:
+    """A path that is not UTF-8 arrives with lone surrogates (Python's surrogateescape); printing it
+    in a strict UTF-8 locale would raise. Print it as the bytes it is, as other Unix tools do."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "encoding", "").lower().replace("-", "") == "utf8" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="surrogateescape")
+
+
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
+    _print_paths_as_bytes()
     if not argv:  # bare `seat-curator`: open ./memory, or say how to start
         from curator.commands.app import run_default
 

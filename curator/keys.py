@@ -124,19 +124,27 @@ ACTIONS: tuple[Action, ...] = (
     Action("line_prompt.cancel", "line_prompt", "cancel", "Cancel", "escape", rank=2),
     Action("line_prompt.ok", "line_prompt", "submit", "Go", "enter", show=True, rank=1),
     # -- the fleet panel and the re-provision preview (their screens bind these ids) ------------------
-    Action("fleet.preview", "fleet", "preview", "Re-provision preview", "p", rank=4),
-    Action("fleet.open_seat", "fleet", "open_seat", "Open seat's index (enter)", "o", rank=5),
-    Action("fleet.set_aside", "fleet", "set_aside", "Set aside divergent file", "x", rank=20),
-    Action("fleet.show_diff", "fleet", "show_diff", "Show diff", "d", rank=21),
-    Action("fleet.filter", "fleet", "filter", "Filter", "slash", key_display="/", rank=22),
-    Action("fleet.canary", "fleet", "canary", "Boot check (canary)", "c", rank=23),
-    Action("fleet.evidence", "fleet", "evidence", "Boot check evidence", "e", rank=24),
-    Action("fleet.refresh", "fleet", "refresh", "Refresh plan", "ctrl+r,f5", rank=30),
-    Action("fleet.leave_filter", "fleet", "leave_filter", "Back to grid", "escape", show=False, rank=31),
-    Action("preview.apply", "preview", "apply", "Apply plan", "enter", priority=True, rank=1),
-    Action("preview.set_aside", "preview", "set_aside", "Set aside divergent file", "x", rank=2),
+    # Short words, most used first, so o, x, d and c fit at 80 columns. p is the panel's own key for
+    # the preview; the footer shows the app-wide f4 for it, as on every screen.
+    Action("fleet.preview", "fleet", "preview", "Re-provision preview", "p", show=False, rank=4),
+    Action("fleet.open_seat", "fleet", "open_seat", "Open seat", "o", rank=5),
+    Action("fleet.set_aside", "fleet", "set_aside", "Set aside", "x", rank=20),
+    Action("fleet.show_diff", "fleet", "show_diff", "Diff", "d", rank=21),
+    Action("fleet.canary", "fleet", "canary", "Boot check", "c", rank=22),
+    Action("fleet.evidence", "fleet", "evidence", "Evidence", "e", rank=23),
+    # Priority: the screen moves focus before the next key is sent on, so "/kes" or esc+p arriving in
+    # one read (as tmux sends them) is typed into the filter, or runs on the grid, as meant.
+    Action("fleet.filter", "fleet", "filter", "Filter", "slash", key_display="/", priority=True, rank=24),
+    Action("fleet.mark", "fleet", "mark", "Mark resident", "space", rank=25),
+    Action("fleet.refresh", "fleet", "refresh", "Refresh plan", "ctrl+r,f5", key_display="^r", rank=30),
+    Action("fleet.leave_filter", "fleet", "leave_filter", "Back to grid", "escape", show=False, priority=True,
+           rank=31),
+    # Not priority: enter on the focused Cancel button presses Cancel; on the file list it applies.
+    Action("preview.apply", "preview", "apply", "Apply plan", "enter", rank=1),
+    Action("preview.set_aside", "preview", "set_aside", "Set aside", "x", rank=2),
+    Action("preview.adopt", "preview", "adopt", "Adopt (add owned keys)", "a", rank=2),
     Action("preview.refresh", "preview", "refresh", "Re-plan", "ctrl+r,f5", rank=3),
-    Action("preview.close", "preview", "close", "Close preview", "escape,q", rank=4),
+    Action("preview.close", "preview", "close", "Close preview", "escape,q", key_display="esc/q", rank=4),
 )
 
 REGISTRY: dict[str, Action] = {a.id: a for a in ACTIONS}

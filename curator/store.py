@@ -50,7 +50,9 @@ IN_TRANSITION = ("pending", "undoing", "redoing")  # journalled before the first
 
 
 def default_state_dir(memory_dir: Path) -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    base = os.environ.get("XDG_STATE_HOME", "")
+    if not os.path.isabs(base):  # XDG: a relative path is invalid (it would follow the cwd): ignore it
+        base = str(Path.home() / ".local" / "state")
     key = hashlib.sha256(str(memory_dir).encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return Path(base) / "seat-curator" / key
 
@@ -160,7 +162,7 @@ def interrupted_change(memory_dir: str | Path, *, state_dir: str | Path | None =
     Raises InputError for an unreadable journal."""
     memory, state = _locate(memory_dir, state_dir)
     journal = state / "journal.json"
-    if not os.path.lexists(journal) or _lock_is_held(state):
+    if _absent(journal) or _lock_is_held(state):
         return None
     done, _undone = _parse_journal(fsio.read_bytes(journal), memory, journal)
     if not done or done[-1].state not in IN_TRANSITION:
@@ -254,6 +256,18 @@ def _lock_is_held(state_dir: Path) -> bool:
         return True
     finally:
         os.close(fd)
+
+
+def _absent(path: Path) -> bool:
+    """True only if ``path`` does not exist. os.path.lexists says False for any error, so a file
+    behind a directory without search permission would pass for a missing (or empty) journal."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except OSError as err:
+        raise from_os_error(err, "cannot look up", path=path) from None
+    return False
 
 
 def _side(step: FileStep, now: str | None) -> str:
@@ -738,7 +752,7 @@ class SeatStore:
         try:
             raw = fsio.read_bytes(self.journal_path)
         except InputError:
-            if not os.path.lexists(self.journal_path):
+            if _absent(self.journal_path):
                 self._done, self._undone = [], []
                 return
             raise
@@ -753,9 +767,11 @@ class SeatStore:
             "done": [e.to_json() for e in self._done],
             "undone": [e.to_json() for e in self._undone],
         }
-        text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+        # A path is bytes on Linux: one that is not UTF-8 reaches here with lone surrogates, which
+        # only the ASCII escapes (\udcxx) carry through JSON and back to the same str.
+        text = json.dumps(data, indent=1) + "\n"
         try:
-            fsio.atomic_write(self.journal_path, text.encode("utf-8"), mode=0o600)
+            fsio.atomic_write(self.journal_path, text.encode("ascii"), mode=0o600)
         except OSError as err:
             done = ("the files were written, but the undo journal could not be updated; the next start "
                     "settles it" if written else "cannot write the undo journal, nothing changed")
@@ -809,7 +825,7 @@ class SeatStore:
         try:
             data = fsio.read_bytes(path)
         except InputError:
-            if not os.path.lexists(path):
+            if _absent(path):
                 raise InputError("the undo journal lost a saved version", path=path) from None
             raise
         if digest(data) != sha:

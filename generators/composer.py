@@ -22,9 +22,9 @@ from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
 
-from curator.errors import CuratorError
-from curator.fsio import MAX_READ_BYTES, atomic_write, exclusive_create, fsync_dir, write_temp
-from generators import adoption, claude, kimi, layout, opencode, shared_files
+from curator.errors import CuratorError, from_os_error
+from curator.fsio import MAX_READ_BYTES, atomic_write, exclusive_create, fsync_dir, swap, write_temp
+from generators import adoption, claude, emission, kimi, layout, opencode, shared_files
 from generators.emission import (CREATE_ONLY, FLEET, WHOLE_FILE, WHOLE_FILE_KEY,  # noqa: F401 (re-exported)
                                  EmittedFile)
 from generators.errors import DivergentError, PreparationError, UnsupportedError
@@ -64,6 +64,13 @@ class Artifact:
     # A DIVERGENT file whose owned keys are only absent: what `provision --adopt` would write
     # (on an ADOPTED file: what it wrote).
     adoption: adoption.Adoption | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """What the file is for (``emission.CONVERGENCE_ROLES``): the fleet panel's columns."""
+        if self.emitted is not None:
+            return self.emitted.roles
+        return (emission.ROLE_BEARER,) if self.owner == emission.BEARER else (self.path.name,)
 
     def to_json(self) -> dict:
         return {"path": str(self.path), "owner": self.owner, "status": self.status,
@@ -240,7 +247,8 @@ def _read_regular(path: Path | str, size: int | None = None) -> bytes:
     Plain os calls, not a buffered file object: a plan reads thousands of small files."""
     if size is not None and size > MAX_READ_BYTES:
         raise OSError(0, f"{size:,} bytes, over the {MAX_READ_BYTES:,}-byte safety limit")
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+    # O_NONBLOCK: a FIFO swapped in since the check must not block the open (it then reads empty).
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         if size is None:
             size = os.fstat(fd).st_size
@@ -443,6 +451,7 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
     for art in pending:
         art.emitted.content  # render (and schema-check) everything before the first write
     written: list[Artifact] = []
+    art = None
     try:
         for art in adopting:
             _adopt(art)
@@ -454,8 +463,9 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
         _undo_written(written)
         if isinstance(err, CuratorError):
             raise
-        if isinstance(err, OSError):
-            raise PreparationError(f"cannot write: {err.strerror or err}", path=err.filename) from None
+        if isinstance(err, OSError):  # ENOSPC and EIO come from write(2), with no file name: name ours
+            where = err.filename or (art.path if art is not None else None)
+            raise from_os_error(err, "cannot write", path=where, cls=PreparationError) from None
         raise
     after = _refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in fresh])
     if any(p.divergent() for p in after):
@@ -511,20 +521,69 @@ def _adopt(art: Artifact) -> None:
         raise DivergentError("changed on disk since it was planned; nothing more was written", path=art.path)
     mode = stat.S_IMODE(os.lstat(art.path).st_mode)
     temp = write_temp(art.path, plan.after, mode)
+    held = None
     try:
+        held = os.open(art.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)  # what is replaced
         if _read_regular(art.path) != plan.before:  # the last look before the rename
             raise DivergentError("changed on disk while it was being adopted; nothing more was written",
                                  path=art.path)
-        os.replace(temp, art.path)
+        exchanged = swap(temp, art.path)
     except BaseException:
+        if held is not None:
+            os.close(held)
         try:
             os.unlink(temp)
         except OSError:
             pass
         raise
     fsync_dir(art.path.parent)
+    # A save after the last look went into the file the rename replaced: the temp name now holds
+    # it (an exchange), or the descriptor kept open does. It must still be what was planned from.
+    try:
+        replaced = _read_quietly(temp) if exchanged else _read_fd(held)
+    finally:
+        os.close(held)
+    if replaced != plan.before:
+        _put_back(art.path, temp if exchanged else None, replaced, plan.after)
+        raise DivergentError("changed on disk while it was being adopted; it is left as the other writer "
+                             "saved it; nothing more was written", path=art.path)
+    if exchanged:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
     if _read_regular(art.path) != plan.after:
         raise DivergentError("changed on disk right after it was adopted", path=art.path)
+
+
+def _put_back(path: Path, swapped_out: str | None, theirs: bytes | None, ours: bytes) -> None:
+    """Someone saved ``path`` while it was being adopted: their file goes back in place."""
+    if swapped_out is None:  # no exchange on this file system: write their bytes back
+        if theirs is not None:
+            atomic_write(path, theirs)
+        return
+    swap(swapped_out, path)  # the very file that was replaced, with every byte saved into it
+    fsync_dir(path.parent)
+    if _read_quietly(swapped_out) == ours:
+        os.unlink(swapped_out)
+    else:  # saved again in that instant: keep what was in place then for the operator to compare
+        raise DivergentError(f"changed on disk while it was being adopted, twice; the file the adoption replaced "
+                             f"is back in place, and the one that was in place a moment later is kept as "
+                             f"{swapped_out}: compare the two", path=path)
+
+
+def _read_quietly(path: Path | str) -> bytes | None:
+    try:
+        return _read_regular(path)
+    except OSError:
+        return None
+
+
+def _read_fd(fd: int) -> bytes | None:
+    try:
+        return os.pread(fd, min(os.fstat(fd).st_size + 1, MAX_READ_BYTES + 1), 0)  # +1: growth shows
+    except OSError:
+        return None
 
 
 def _create(art: Artifact) -> bool:

@@ -24,6 +24,23 @@ WHOLE_FILE = "whole-file"            # scripts: byte for byte
 WHOLE_FILE_KEY = "(whole file)"      # what a script reports as its owned keys
 WHOLE_FILE_KEYS = (WHOLE_FILE_KEY,)
 
+# What a file is for in a seat, whatever its harness calls it: the fleet panel has one column per
+# role, so a new harness's files land in the existing columns. A rule missing here still shows, in
+# a column named after its file. One file may serve two roles (opencode.jsonc: config and MCP).
+ROLE_CONFIG = "config"
+ROLE_MCP = "mcp"
+ROLE_BOOT = "boot"  # the hook or script that puts the layer in front of the model at a boundary
+ROLE_BEARER = "bearer"
+CONVERGENCE_ROLES: dict[str, tuple[str, ...]] = {
+    CREATE_ONLY: (ROLE_BEARER,),
+    KIMI_CONFIG: (ROLE_CONFIG,),
+    KIMI_MCP: (ROLE_MCP,),
+    OPENCODE_CONFIG: (ROLE_CONFIG, ROLE_MCP),
+    CLAUDE_SETTINGS: (ROLE_CONFIG,),
+    CLAUDE_MCP: (ROLE_MCP,),
+    WHOLE_FILE: (ROLE_BOOT,),
+}
+
 
 @dataclass(frozen=True)
 class EmittedFile:
@@ -55,6 +72,10 @@ class EmittedFile:
             data = self.render(*self.args)
             object.__setattr__(self, "_content", data)
         return data
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return CONVERGENCE_ROLES.get(self.convergence) or (self.path.name,)
 
     @property
     def owned(self) -> dict[str, object] | None:

@@ -11,7 +11,8 @@ Builds the demo fleet (``curator.demo.build_demo``) in a fresh directory, drives
 - ``merge-preview``: the merge lever's preview on two paraphrased entries, with the bearer's own
   merged line typed in: bytes saved, meter after and diff re-planned by the core;
 - ``fleet-divergent``: the fleet panel, cursor on the hand-edited seat's DIVERGENT config.toml;
-- ``preview-refused``: the re-provision preview for that seat, refusing and naming the escape hatch.
+- ``preview-refused``: the re-provision preview for that seat, refusing and naming the escape hatch;
+- ``fleet-divergent-80x24``, ``preview-refused-80x24``: the same two at 80x24.
 
 PNG needs ``pip install cairosvg``; the SVG's Fira Code font is swapped for DejaVu Sans Mono (installed
 on most Linux systems) so columns line up.
@@ -110,15 +111,15 @@ async def merge_shot(fleet_path: Path, memory_dir: Path) -> None:
         save(app, "merge-preview")
 
 
-async def fleet_shots(fleet_path: Path) -> None:
+async def fleet_shots(fleet_path: Path, size: tuple[int, int] = SIZE, suffix: str = "") -> None:
     app = CuratorApp(fleet_path=fleet_path)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(app, pilot)
-        save(app, "fleet-divergent")
+        save(app, "fleet-divergent" + suffix)
         assert app.screen.query_one("#fleet-grid").current_plan().agent_id == DIVERGENT_SEAT
         await pilot.press("p")
         await settle(app, pilot)
-        save(app, "preview-refused")
+        save(app, "preview-refused" + suffix)
 
 
 def to_png(svg: Path) -> None:
@@ -142,6 +143,7 @@ def main() -> int:
     asyncio.run(merge_shot(demo.fleet_path, demo.memory_dir(GROWN)))
     asyncio.run(seat_shots(demo.fleet_path, demo.memory_dir(GROWN)))
     asyncio.run(fleet_shots(demo.fleet_path))
+    asyncio.run(fleet_shots(demo.fleet_path, (80, 24), "-80x24"))
     for svg in sorted(HERE.glob("*.svg")):
         to_png(svg)
     return 0

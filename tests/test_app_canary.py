@@ -108,8 +108,9 @@ async def test_missing_cli_says_so_and_runs_nothing(tmp_path, monkeypatch):
         assert boot_cell(screen, KIMI) == "never run"
         status = str(screen.query_one("#status").render())
         assert "boot check not run" in status and str(missing) in status
-        await pilot.press("e")
+        await pilot.press("e")  # this attempt's evidence: why it could not start, not "none has run"
         await pilot.pause()
-        assert app.screen is screen
-        assert any("No boot check has run" in n.message for n in app._notifications)
+        assert isinstance(app.screen, CanaryEvidence)
+        evidence = str(app.screen.query_one("#canary-evidence-text").render())
+        assert "ERROR" in evidence and "not run" in evidence and str(missing) in evidence
     assert not results_path(fleet.path).exists()

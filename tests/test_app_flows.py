@@ -237,13 +237,13 @@ async def test_p_without_a_fleet_explains_how(tmp_path):
 # -- the fleet panel and the preview -----------------------------------------------------------
 
 async def test_preview_apply_creates_and_the_fleet_turns_match(tmp_path):
-    from generators.composer import plan_fleet
+    from generators.composer import PENDING, plan_fleet
     from generators.manifest import load_manifest
 
     manifest = write_fleet(tmp_path / "fleet", provision=False)
     async with running(CuratorApp(fleet_path=manifest)) as (app, pilot):
         assert isinstance(app.screen, FleetScreen)
-        assert "CREATED" in table_text(app.screen.query_one("#fleet-grid", DataTable))
+        assert PENDING in table_text(app.screen.query_one("#fleet-grid", DataTable))
         await pilot.press("p")
         await settle(app, pilot)
         assert isinstance(app.screen, PreviewScreen)
@@ -258,7 +258,7 @@ async def test_preview_apply_creates_and_the_fleet_turns_match(tmp_path):
     kimi = plan_fleet(load_manifest(manifest))[0]
     assert kimi.status == "MATCH"
     assert (kimi.memory_dir / "MEMORY.md").is_file()
-    assert grid.splitlines()[0].count("CREATED") == 0
+    assert grid.splitlines()[0].count(PENDING) == 0
 
 
 async def test_divergent_preview_refuses_and_set_aside_is_the_escape_hatch(tmp_path):

@@ -1,6 +1,7 @@
-"""Snapshot tests: the index screen over target and the merge preview at 80x24 and 120x36; the fleet
-panel with a divergent seat and the re-provision preview refusing at 120x36. Paths on screen are made deterministic (a relative memory dir; the
-fleet under a fixed directory). Record with ``pytest tests/test_app_snapshots.py --snapshot-update``.
+"""Snapshot tests: the index screen over target and the merge preview at 80x24 and 120x36 (the fleet
+panel and the re-provision preview: test_app_fleet_snapshots.py). Paths on screen are made
+deterministic (a relative memory dir; the fleet under a fixed directory). Record with
+``pytest tests/test_app_snapshots.py --snapshot-update``.
 """
 
 from __future__ import annotations
@@ -82,24 +83,3 @@ def test_merge_preview_at_80x24_keeps_apply_and_cancel_in_view(snap_compare, tmp
 def test_merge_preview_at_120x36(snap_compare, tmp_path, monkeypatch):
     assert merge_preview_snapshot(snap_compare, tmp_path, monkeypatch, SIZE)
 
-
-def test_fleet_panel_with_a_divergent_seat(snap_compare):
-    # The panel opens with the cursor on the first DIVERGENT cell, its reason and diff below.
-    async def scrolled_to_the_right(pilot) -> None:
-        await quiet(pilot)
-        grid = pilot.app.screen.query_one("#fleet-grid")
-        grid.scroll_to(x=grid.max_scroll_x, animate=False)  # one fixed scroll position, whatever came first
-        await quiet(pilot)
-
-    assert snap_compare(CuratorApp(fleet_path=divergent_fleet()), terminal_size=SIZE, run_before=scrolled_to_the_right)
-
-
-def test_preview_refusing_a_divergent_seat(snap_compare):
-    app = CuratorApp(fleet_path=divergent_fleet())
-
-    async def open_preview(pilot) -> None:
-        await quiet(pilot)
-        await pilot.press("p")  # on the divergent resident
-        await quiet(pilot)
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=open_preview)

@@ -92,7 +92,8 @@ def test_find_cli_order(tmp_path, monkeypatch):
     with pytest.raises(CliNotFound) as err:
         find_cli("opencode", cache=empty_cache)
     assert "run `seat-curator install-harnesses`" in str(err.value) and "opencode-ai@1.18.33" in str(err.value)
-    assert "--opencode-cli" in str(err.value) and str(empty_cache) in str(err.value)
+    assert "harness_cli.opencode" in str(err.value) and str(empty_cache) in str(err.value)
+    assert "--" not in str(err.value)  # the app has no flags: the message names none
 
     cache = tmp_path / "cache"
     cached = executable(cache / "opencode/node_modules/opencode-linux-x64/bin/opencode")

@@ -207,6 +207,37 @@ def test_a_write_racing_the_rename_is_never_overwritten(fleet_with_user_files, m
 INSERTS = [(("mcp", "neo-a"), {"k": 1}), (("mcp", "neo-b"), 2), (("instructions",), ["m"])]
 
 
+
+@pytest.mark.parametrize("editor", ["appends", "saves a new file over it"])
+def test_a_write_after_the_last_look_is_never_overwritten(fleet_with_user_files, monkeypatch, editor):
+    """The user's editor saves after the last comparison and before the rename: the rename is an
+    exchange, so what it replaced is checked too, and the user's file is put back, not dropped."""
+    _, fleet, jsonc, mcp = fleet_with_user_files
+    real = composer._read_regular
+    saved = []
+
+    def read_then_user_saves(path, size=None):
+        data = real(path, size)
+        beside = [p.name for p in jsonc.parent.iterdir() if p.name.endswith(".tmp")]
+        if Path(path) == jsonc and beside and not saved:  # the last look: the new bytes wait in a temp file
+            saved.append(True)
+            if editor == "appends":
+                with open(jsonc, "a") as handle:
+                    handle.write("// the user saved again\n")
+            else:
+                other = jsonc.with_name(".opencode.jsonc.swp")
+                other.write_text(USER_JSONC + "// the user saved again\n")
+                other.rename(jsonc)
+        return data
+
+    monkeypatch.setattr(composer, "_read_regular", read_then_user_saves)
+    mcp_before = mcp.read_bytes()
+    with pytest.raises(DivergentError, match="changed on disk while it was being adopted"):
+        composer.apply_fleet(fleet, adopt=True)
+    assert jsonc.read_text() == USER_JSONC + "// the user saved again\n"
+    assert mcp.read_bytes() == mcp_before
+    assert [p.name for p in jsonc.parent.iterdir()] == ["opencode.jsonc"]
+
 @pytest.mark.parametrize("text", [
     "{}", "{\n}\n", '{"a": 1}', '{"a": 1,}', '{\n  "a": 1 // c\n}', '{\n  "a": 1, // c\n}',
     '{\r\n  "a": 1 /* x */\r\n}\r\n', '{\r\n  "a": 1, // c\r\n  "mcp": {\r\n    "x": 1 // d\r\n  }\r\n}\r\n',

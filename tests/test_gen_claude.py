@@ -39,7 +39,7 @@ repo = "repos/vega"
 
 # sha256 over "path\0content\0" of every file the claude-code resident is born with, for the fixed
 # inputs above. It changes only when the template, this emitter or the hook changes: update it deliberately.
-PINNED_DIGEST = "61fd9d331b77ef4dab682f2a55166e9d65c1ac43bf280428f92b1bc873013350"
+PINNED_DIGEST = "8534fea16660eae0550129fd5714e426d9e0f880a37520ad49eb455eb301983f"
 
 
 def fixed_fleet(extra: str = REMOTE):

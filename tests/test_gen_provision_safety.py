@@ -242,3 +242,26 @@ def test_a_nul_in_a_path_is_a_one_line_error(tmp_path, capsys, old, new, where):
     code, out, err = run(capsys, "plan", "--fleet", str(manifest))
     assert code == 1 and out == "" and len(err.splitlines()) == 1
     assert f"{where} (line " in err and "NUL" in err and str(manifest) in err
+
+
+@pytest.mark.parametrize("which", ["first", "third"])
+def test_a_full_disk_names_the_file_and_leaves_no_half_born_seat(tmp_path, capsys, monkeypatch, which):
+    """ENOSPC comes from write(2), whose OSError carries no file name: the one-line error must still
+    name the file that could not be written, and every file written before it is removed."""
+    manifest = write_fleet(tmp_path)
+    real = composer.exclusive_create
+    calls = []
+
+    def full_disk(path, data, *, mode=0o600):
+        calls.append(Path(path))
+        if len(calls) == {"first": 1, "third": 3}[which]:
+            raise OSError(28, "No space left on device")  # no filename, as from write()
+        return real(path, data, mode=mode)
+
+    monkeypatch.setattr(composer, "exclusive_create", full_disk)
+    before = tree_bytes(tmp_path)
+    code, _out, err = run(capsys, "provision", "--fleet", str(manifest))
+    assert code == 1 and err.count("\n") == 1
+    assert str(calls[-1]) in err and "ENOSPC" in err, err
+    assert {k: v for k, v in tree_bytes(tmp_path).items() if k in before} == before
+    assert all(not p.exists() for p in calls)

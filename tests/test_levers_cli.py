@@ -142,3 +142,15 @@ def test_negative_counts_are_refused(seat, capsys, argv):
     memory, state = seat
     code, _, err = run(capsys, argv[0], memory, *argv[1:], *state)
     assert code == 1 and "BAD_ARGUMENTS" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("text", ["merged \udcff line", "half a pair \ud800"], ids=["undecodable-byte", "lone-surrogate"])
+def test_merge_text_that_is_not_utf8_is_refused_before_anything_is_written(seat, capsys, text):
+    """`--text $'\\xff'` reaches Python as a lone surrogate (the argv byte could not be decoded): it
+    cannot become UTF-8 file content, so it is one coded line, not a UnicodeEncodeError traceback."""
+    memory, state = seat
+    a, b, _c = entry_ids(memory)
+    before = snapshot(memory, Path(state[1]))
+    code, _, err = run(capsys, "merge", memory, a, b, "--force", "--text", text, *state)
+    assert code == 1 and "BAD_ARGUMENTS" in err and "--text" in err and err.count("\n") == 1
+    assert snapshot(memory, Path(state[1])) == before

@@ -24,6 +24,7 @@ from curator import fsio
 from curator.change import Change
 from curator.cli import main
 from curator.errors import InputError
+from curator.index_model import parse_index
 from curator.store import SeatStore, seat_state
 
 INDEX = (
@@ -276,3 +277,70 @@ def test_temp_files_a_kill_leaves_in_the_state_dir_are_reported_then_cleaned(sea
     assert not temp.exists()
     assert (blobs / ".notes").exists() and fresh.exists()
     assert seat_state(seat).leftovers == ()
+
+
+def test_a_memory_dir_whose_path_is_not_utf8_is_saved_undone_and_checked(tmp_path):
+    """Linux paths are bytes: a seat under a directory named in Latin-1 (or any non-UTF-8 bytes)
+    must save, journal, undo and check like any other, not end in a UnicodeEncodeError."""
+    memory = Path(os.fsdecode(os.fsencode(str(tmp_path)) + b"/caf\xe9-seat"))
+    memory.mkdir()
+    index = b"# Index\n\n## Notes\n- first lesson kept\n- second lesson to archive\n"
+    (memory / "MEMORY.md").write_bytes(index)
+    state = tmp_path / "state"
+    # PYTHONIOENCODING: stdout as in a UTF-8 locale (strict), where printing such a path fails
+    env = {**os.environ, "XDG_STATE_HOME": str(tmp_path / "xdg"), "PYTHONIOENCODING": "utf-8"}
+
+    def cli(*argv):
+        done = subprocess.run([sys.executable, "-m", "curator", *map(str, argv)], capture_output=True,
+                              timeout=30, env=env)
+        assert b"Traceback" not in done.stderr, done.stderr.decode("utf-8", "replace")
+        return done
+
+    archived = cli("archive", memory, parse_index(index).entries[1].id, "--state-dir", state)
+    assert archived.returncode == 0, archived.stderr
+    assert os.fsencode(str(memory)) in archived.stdout  # the undo hint names the dir as its bytes
+    assert b"second lesson" in (memory / "ARCHIVE.md").read_bytes()
+    undone = cli("undo", memory, "--state-dir", state)
+    assert undone.returncode == 0, undone.stderr
+    assert (memory / "MEMORY.md").read_bytes() == index and not (memory / "ARCHIVE.md").exists()
+    for argv in (["check", memory], ["check", memory, "--json"]):
+        assert cli(*argv).returncode == 0
+
+
+def deny_search(monkeypatch, directory: Path) -> None:
+    """As if ``directory`` had no search permission: looking up or opening anything inside it
+    fails with EACCES (chmod alone cannot show it: root, which runs CI here, passes every check)."""
+    inside = str(directory) + os.sep
+    for name in ("open", "lstat", "stat"):
+        real = getattr(os, name)
+
+        def denied(path, *args, _real=real, **kwargs):
+            if os.fspath(path).startswith(inside):
+                raise PermissionError(errno.EACCES, "Permission denied", os.fspath(path))
+            return _real(path, *args, **kwargs)
+
+        monkeypatch.setattr(os, name, denied)
+
+
+def test_undo_copies_that_cannot_be_looked_up_are_a_permission_error_not_a_lost_version(seat, capsys, monkeypatch):
+    """An undo copy behind a directory without search permission is named as such, never reported
+    as "the undo journal lost a saved version" (os.path.lexists says False for EACCES too)."""
+    state = seat.parent / "state"
+    assert run(capsys, "archive", seat, first_id(seat, capsys), "--state-dir", state)[0] == 0
+    before = {p.name: p.read_bytes() for p in seat.iterdir()}
+    deny_search(monkeypatch, state / "blobs")
+    code, _out, err = run(capsys, "undo", seat, "--state-dir", state)
+    assert code == 1 and err.count("\n") == 1 and "EACCES" in err and "lost" not in err, err
+    monkeypatch.undo()
+    assert {p.name: p.read_bytes() for p in seat.iterdir()} == before
+
+
+def test_a_journal_that_cannot_be_looked_up_is_a_problem_check_reports(seat, monkeypatch):
+    """check must not take a journal it cannot look up for no journal (and so no interrupted
+    change): seat_state reports the problem."""
+    state = seat.parent / "state"
+    assert main(["archive", str(seat), parse_index((seat / "MEMORY.md").read_bytes()).entries[0].id,
+                 "--state-dir", str(state)]) == 0
+    deny_search(monkeypatch, state)
+    found = seat_state(seat, state_dir=state)
+    assert found.problem is not None and "EACCES" in found.problem and "journal.json" in found.problem

@@ -171,6 +171,21 @@ def test_default_state_dir_is_outside_the_memory_dir(seat, monkeypatch, tmp_path
     assert not str(store.state_dir).startswith(str(memory))
 
 
+
+def test_a_relative_xdg_state_home_is_ignored_so_the_journal_does_not_follow_the_cwd(seat, monkeypatch, tmp_path):
+    """XDG: a relative path in XDG_STATE_HOME is invalid and ignored. Taken as is, the journal would
+    sit under whatever directory the command ran in, and an undo (or check) run elsewhere would
+    not find the change."""
+    memory, _ = seat
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_STATE_HOME", "state")
+    seen = set()
+    for cwd in (tmp_path / "a", tmp_path / "b"):
+        cwd.mkdir()
+        monkeypatch.chdir(cwd)
+        seen.add(SeatStore.open(memory).state_dir)
+    assert seen == {tmp_path / "home" / ".local" / "state" / "seat-curator" / next(iter(seen)).name}
+
 def test_two_stores_on_one_seat_do_not_overwrite_each_other(seat):
     memory, state = seat
     first = SeatStore.open(memory, state_dir=state)

@@ -68,7 +68,7 @@ def find_cli(harness: str, *, flag: str | None = None, manifest: dict[str, str] 
         if candidate.is_file():
             return HarnessCli(harness, _argv_for(candidate), f"cache {folder}")
     raise CliNotFound(
-        f"{harness} CLI not found (no --{harness.split('-')[0]}-cli, no harness_cli.{harness} in the fleet "
-        f"manifest, no `{pin.path_name}` on PATH, nothing in {' or '.join(map(str, caches))}); "
+        f"{harness} CLI not found (no harness_cli.{harness} in the fleet manifest, no `{pin.path_name}` on "
+        f"PATH, nothing in {' or '.join(map(str, caches))}); "
         f"run `{INSTALL_COMMAND}` to install the pinned {pin.package}@{pin.version}"
     )

@@ -101,6 +101,12 @@ def _check_arguments(args: argparse.Namespace) -> None:
         value = getattr(args, option, None)
         if value is not None and value < 0:
             raise CuratorError(f"--{option} must be zero or more, not {value}", code="BAD_ARGUMENTS")
+    text = getattr(args, "text", None)
+    if text is not None:  # it becomes file content; an argv byte that was not UTF-8 arrives as a surrogate
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as err:
+            raise CuratorError(f"--text is not valid UTF-8 (character {err.start + 1})", code="BAD_ARGUMENTS") from None
 
 
 def _open(args: argparse.Namespace):

@@ -23,9 +23,11 @@ def evidence_content(results: list, ages: dict | None = None) -> Content:
     blocks = []
     for res in results:
         age = (ages or {}).get(res.resident, "")
+        started = bool(res.steps or res.seconds or res.cli)  # a run that never started took no time
+        when = ([f"{res.seconds:.1f}s"] if started else []) + ([age] if age else [])
         lines = [Content.assemble(status_word(res.status), "  ",
                                   verbatim(f"{res.resident} ({res.harness})", "bold"),
-                                  verbatim(f" · {res.seconds:.1f}s" + (f" · {age}" if age else ""), "dim"))]
+                                  verbatim("".join(f" · {w}" for w in when), "dim"))]
         if res.cli:
             lines.append(verbatim(f"harness: {res.cli}", "dim"))
         if res.error:

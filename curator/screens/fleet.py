@@ -1,17 +1,18 @@
-"""The operator's fleet panel: residents × artifacts, a hot-index meter per resident, a filter.
+"""The operator's fleet panel: residents × file roles, a hot-index meter and the last boot check
+per resident, a filter. The plan is re-read whenever the panel is shown; boot-check ages tick.
 
-Selecting a cell shows its artifacts' reasons and diffs. ``x`` sets a DIVERGENT file aside (with a
+Selecting a cell shows its files, reasons and diffs (in the file's own lines). ``x`` sets a DIVERGENT file aside (with a
 confirmation); ``p`` opens the re-provision preview for the selected residents; ``enter`` opens a
 resident's index screen. Plans come from ``generators.composer``; this screen only shows them.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
@@ -21,9 +22,11 @@ import styles
 from curator.errors import CuratorError
 from curator.meter import measure
 from curator.screens.dialogs import ConfirmDialog
-from curator.widgets.fleet_grid import FleetGrid, artifact_detail
+from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head
 from curator.widgets.footer import KeysFooter
+from curator.widgets.keymap import bindings
 from curator.widgets.verbatim import verbatim
+from generators.composer import DIVERGENT, MATCH, PENDING
 
 
 def read_meter(memory_dir: Path, limits):
@@ -38,18 +41,25 @@ def read_meter(memory_dir: Path, limits):
 
 BOOT_CHECK = "Boot check"
 BOOT_STYLES = {"PASS": "$success", "FAIL": "bold $error", "ERROR": "bold $error"}
+RUNNING = (verbatim("running…", "bold $warning"), verbatim("running…", "bold $warning"))
 
 
-def last_boot_checks(fleet_path: Path, plans: list) -> dict:
-    """The canary's last result per resident, as grid cells ("never run", "PASS 3m ago", …)."""
-    from curator.canary.last_result import describe, load_result
+def last_boot_results(fleet_path: Path, plans: list) -> dict:
+    """The canary's last saved result per resident (None: never run)."""
+    from curator.canary.last_result import load_result
 
-    cells = {}
-    for plan in plans:
-        result = load_result(fleet_path, plan.agent_id)
-        style = BOOT_STYLES.get(result.status, "") if result else "dim"
-        cells[(plan.agent_id, BOOT_CHECK)] = verbatim(describe(result), style)
-    return cells
+    return {plan.agent_id: load_result(fleet_path, plan.agent_id) for plan in plans}
+
+
+def boot_cell(result, now: float | None = None) -> tuple[Content, Content]:
+    """A boot-check grid cell, wide and narrow: "PASS 3m ago" / "PASS 3m", "never run" / "never"."""
+    from curator.canary.last_result import describe
+
+    if result is None:
+        return verbatim("never run", "dim"), verbatim("never", "dim")
+    text = describe(result, now)
+    style = BOOT_STYLES.get(result.status, "")
+    return verbatim(text, style), verbatim(text.removesuffix(" ago"), style)
 
 
 def matches(plan, query: str) -> bool:
@@ -62,18 +72,9 @@ class FleetScreen(Screen):
     CSS_PATH = [styles.path("fleet.tcss")]
     HELP_TITLE = "the fleet panel"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    AGE_TICK_S = 1.0  # boot-check ages ("PASS 12s ago") are re-read this often
 
-    BINDINGS = [
-        Binding("p", "preview", "Re-provision preview"),
-        Binding("o", "open_seat", "Open seat's index (enter)"),
-        Binding("x", "set_aside", "Set aside divergent file"),
-        Binding("d", "show_diff", "Show diff"),
-        Binding("slash", "filter", "Filter", key_display="/"),
-        Binding("c", "canary", "Boot check (canary)"),
-        Binding("e", "evidence", "Boot check evidence"),
-        Binding("ctrl+r,f5", "refresh", "Refresh plan"),
-        Binding("escape", "leave_filter", "Back to grid", show=False),
-    ]
+    BINDINGS = bindings("fleet")  # keys as data: curator/keys.py
 
     def __init__(self, fleet_path: Path):
         super().__init__()
@@ -81,12 +82,17 @@ class FleetScreen(Screen):
         self.fleet = None
         self.plans: list = []
         self.meters: dict = {}
-        self.boot_checks: dict = {}  # (agent_id, BOOT_CHECK) -> cell: the canary's last result
+        self.file_diffs: dict = {}  # path -> the divergent file's diff in its own lines
+        self.boot_results: dict = {}  # agent_id -> the canary's last saved ResidentResult, or None
+        self.unrun: dict = {}  # agent_id -> a ResidentResult saying why the last boot check could not start
         self.canary_ids: list[str] = []  # residents whose boot check is running now
+        self.shown_boot_cells: dict = {}
+        self.clock = time.time  # what boot-check ages are measured against (tests move it on)
 
     def compose(self) -> ComposeResult:
         yield Static(verbatim(f"Fleet · {self.fleet_path}"), id="fleet-title")
-        yield Input(placeholder="filter: agent id, harness, or status (divergent, created, match)…", id="fleet-filter")
+        words = ", ".join(s.lower() for s in (DIVERGENT, PENDING, MATCH))
+        yield Input(placeholder=f"/ filter: agent id, harness, or status ({words})…", id="fleet-filter", compact=True)
         yield FleetGrid(id="fleet-grid")
         with VerticalScroll(id="fleet-detail"):
             yield Static(id="fleet-detail-text")
@@ -96,17 +102,24 @@ class FleetScreen(Screen):
     def on_mount(self) -> None:
         grid = self.query_one(FleetGrid)
         grid.extra_columns = [BOOT_CHECK]
+        grid.narrow_titles[BOOT_CHECK] = "Boot"
         grid.focus()
+        self.set_interval(self.AGE_TICK_S, self.tick_ages)
+
+    def on_screen_resume(self) -> None:
+        """Shown (first time, or back from a seat, the preview or a dialog): plan what is on disk now."""
         self.refresh_plan()
 
     # -- planning (reads only) -----------------------------------------------------------------
     def refresh_plan(self) -> None:
-        self.set_status("Planning…")
+        if not self.canary_ids:
+            self.set_status("Planning…")
         self.plan_worker()
 
     @work(thread=True, exclusive=True, group="fleet-plan")
     def plan_worker(self) -> None:
         from generators.composer import plan_fleet
+        from generators.file_diff import file_diff
         from generators.manifest import load_manifest
 
         try:
@@ -114,37 +127,52 @@ class FleetScreen(Screen):
             plans = plan_fleet(fleet)
             limits = self.app_limits()  # once for the fleet, not per seat
             meters = {p.agent_id: read_meter(p.memory_dir, limits) for p in plans}
-            boot_checks = last_boot_checks(self.fleet_path, plans)
+            diffs = {a.path: file_diff(a) for p in plans for a in p.artifacts if a.status == DIVERGENT}
+            boot_results = last_boot_results(self.fleet_path, plans)
         except CuratorError as err:
             self.app.call_from_thread(self.app.notify, str(err), title="Cannot plan the fleet",
                                       severity="error", markup=False, timeout=10)
             self.app.call_from_thread(self.set_status, f"plan failed: {err}", "$error")
             return
-        self.app.call_from_thread(self.show_plans, fleet, plans, meters, boot_checks)
+        self.app.call_from_thread(self.show_plans, fleet, plans, meters, boot_results, diffs)
 
     def app_limits(self):
         from curator.meter import Limits
 
         return getattr(self.app, "limits", None) or Limits()
 
-    def show_plans(self, fleet, plans: list, meters: dict, boot_checks: dict | None = None) -> None:
+    def show_plans(self, fleet, plans: list, meters: dict, boot_results: dict | None = None,
+                   diffs: dict | None = None) -> None:
         self.fleet, self.plans, self.meters = fleet, plans, meters
-        self.boot_checks = boot_checks or {}
-        for rid in self.canary_ids:  # a re-plan while the canary runs keeps showing that it runs
-            self.boot_checks[(rid, BOOT_CHECK)] = verbatim("running…", "bold $warning")
+        self.boot_results = boot_results or {}
+        self.file_diffs = diffs or {}
         self.apply_filter()
-        counts = {s: sum(1 for p in plans for a in p.artifacts if a.status == s) for s in ("MATCH", "CREATED", "DIVERGENT")}
-        self.set_status(
-            f"{len(plans)} residents · {counts['MATCH']} MATCH · {counts['CREATED']} CREATED (pending) · "
-            f"{counts['DIVERGENT']} DIVERGENT",
-            "$error" if counts["DIVERGENT"] else "",
-        )
+        if not self.canary_ids:  # a running boot check keeps its progress on the status line
+            self.show_counts()
+
+    def show_counts(self) -> None:
+        statuses = [a.status for p in self.plans for a in p.artifacts]
+        self.set_status(f"{len(self.plans)} residents · "
+                        + " · ".join(f"{statuses.count(s)} {s}" for s in (MATCH, PENDING, DIVERGENT)),
+                        "$error" if DIVERGENT in statuses else "")
+
+    def boot_cells(self) -> dict:
+        now = self.clock()
+        cells = {(rid, BOOT_CHECK): boot_cell(result, now) for rid, result in self.boot_results.items()}
+        cells.update({(rid, BOOT_CHECK): RUNNING for rid in self.canary_ids})
+        return cells
 
     def apply_filter(self) -> None:
         query = self.query_one("#fleet-filter", Input).value
         shown = [p for p in self.plans if matches(p, query)]
-        self.query_one(FleetGrid).show(shown, self.meters, self.boot_checks)
+        self.shown_boot_cells = self.boot_cells()
+        self.query_one(FleetGrid).show(shown, self.meters, self.shown_boot_cells)
         self.show_detail()
+
+    def tick_ages(self) -> None:
+        """Ages move on: re-show the grid when a boot-check cell would read differently."""
+        if self.fleet is not None and self.boot_cells() != self.shown_boot_cells:
+            self.apply_filter()
 
     @on(Input.Changed, "#fleet-filter")
     def filter_changed(self) -> None:
@@ -153,7 +181,7 @@ class FleetScreen(Screen):
 
     @on(Input.Submitted, "#fleet-filter")
     def filter_submitted(self) -> None:
-        self.query_one(FleetGrid).focus()
+        self.set_focus(self.query_one(FleetGrid))
 
     # -- details -------------------------------------------------------------------------------
     @on(DataTable.CellHighlighted, "#fleet-grid")
@@ -172,15 +200,20 @@ class FleetScreen(Screen):
             text.update(verbatim("No resident matches the filter." if self.plans else ""))
             return
         artifacts = grid.current_artifacts()
-        head = verbatim(f"{plan.agent_id} ({plan.harness}) · home {plan.instance_home} · worst: {plan.status}", "bold")
-        text.update(Content("\n\n").join([head] + [artifact_detail(a) for a in artifacts]))
+        text.update(Content("\n\n").join(
+            [plan_head(plan)] + [artifact_detail(a, plan=plan, diff=self.file_diffs.get(a.path)) for a in artifacts]))
 
     # -- actions -------------------------------------------------------------------------------
+    # Focus moves at once (Widget.focus() defers it), and "/" and esc are priority keys: keys a
+    # terminal delivers in the same read ("/kes") then go where the user meant.
     def action_filter(self) -> None:
-        self.query_one("#fleet-filter", Input).focus()
+        self.set_focus(self.query_one("#fleet-filter", Input))
+
+    def action_mark(self) -> None:
+        self.query_one(FleetGrid).action_toggle_mark()
 
     def action_leave_filter(self) -> None:
-        self.query_one(FleetGrid).focus()
+        self.set_focus(self.query_one(FleetGrid))
 
     def action_refresh(self) -> None:
         self.refresh_plan()
@@ -203,11 +236,8 @@ class FleetScreen(Screen):
             self.app.notify("A boot check is already running; it ends within its turn timeouts.", severity="warning")
             return
         self.canary_ids = list(ids)
-        for rid in ids:
-            self.boot_checks[(rid, BOOT_CHECK)] = verbatim("running…", "bold $warning")
         self.apply_filter()
-        self.set_status(f"Boot check running for {', '.join(ids)}: real harness turns against a stub model…",
-                        "$warning")
+        self.set_status(f"Boot check running for {', '.join(ids)}…", "$warning")
         self.canary_worker(ids)
 
     @work(thread=True, group="canary")
@@ -220,31 +250,44 @@ class FleetScreen(Screen):
         try:
             results = [r for rid in ids for r in run_canary(self.fleet_path, rid, progress=progress).residents]
         except Exception as err:  # CLI not found, bad manifest, a harness that would not start: say so
-            self.app.call_from_thread(self.canary_failed, str(err))
+            self.app.call_from_thread(self.canary_failed, ids, str(err))
             return
         self.app.call_from_thread(self.canary_done, results)
 
-    def canary_failed(self, message: str) -> None:
+    def canary_failed(self, ids: list[str], message: str) -> None:
+        """Nothing ran: the cells show the last real result again; ``e`` shows why this one did not start."""
+        from curator.canary.result import ResidentResult
+
         self.canary_ids = []
+        harnesses = {p.agent_id: p.harness for p in self.plans}
+        for rid in ids:
+            self.unrun[rid] = ResidentResult(rid, harnesses.get(rid, "?"), error=message, finished_at=self.clock())
         self.app.notify(message, title="Boot check not run", severity="error", markup=False, timeout=10)
-        self.boot_checks = last_boot_checks(self.fleet_path, self.plans)  # the cells show the last result again
         self.apply_filter()
-        self.set_status(f"boot check not run: {message}", "$error")
+        # The status line gives the gist (the words before any parenthesis); e shows it all.
+        self.set_status(f"boot check not run: {message.split(' (', 1)[0]} · e: why", "$error")
 
     def canary_done(self, results: list) -> None:
         self.canary_ids = []
+        for result in results:
+            self.unrun.pop(result.resident, None)
         summary = ", ".join(f"{r.resident}: {r.status}" for r in results)
         failed = any(r.status != "PASS" for r in results)
         self.app.notify(summary, title="Boot check", severity="error" if failed else "information", markup=False)
-        self.refresh_plan()
+        self.refresh_plan()  # re-reads the saved results: the cells show this run's verdict
         self.show_evidence(results)
 
     def action_evidence(self) -> None:
-        """The last boot check's evidence for the selected residents (as saved by the canary)."""
+        """The last boot check's evidence for the selected residents: the saved result, or why the
+        latest attempt could not start when that came after it."""
         from curator.canary.last_result import load_result
 
-        ids = self.query_one(FleetGrid).selected_ids()
-        results = [r for r in (load_result(self.fleet_path, rid) for rid in ids) if r is not None]
+        results = []
+        for rid in self.query_one(FleetGrid).selected_ids():
+            saved, unrun = load_result(self.fleet_path, rid), self.unrun.get(rid)
+            newest = max((r for r in (saved, unrun) if r is not None), key=lambda r: r.finished_at, default=None)
+            if newest is not None:
+                results.append(newest)
         if not results:
             self.app.notify("No boot check has run for this resident yet: press c to run one.", severity="information")
             return
@@ -254,7 +297,9 @@ class FleetScreen(Screen):
         from curator.canary.last_result import describe
         from curator.screens.canary_evidence import CanaryEvidence
 
-        self.app.push_screen(CanaryEvidence(results, {r.resident: describe(r) for r in results}))
+        ages = {r.resident: ("not run" if r.error and not r.steps and r is self.unrun.get(r.resident)
+                             else describe(r)) for r in results}
+        self.app.push_screen(CanaryEvidence(results, ages))
 
     def action_open_seat(self) -> None:
         plan = self.query_one(FleetGrid).current_plan()
@@ -269,16 +314,17 @@ class FleetScreen(Screen):
     def action_show_diff(self) -> None:
         from curator.screens.dialogs import DiffDialog
 
-        artifacts = [a for a in self.query_one(FleetGrid).current_artifacts() if a.diff]
+        artifacts = [a for a in self.query_one(FleetGrid).current_artifacts() if self.file_diffs.get(a.path, a.diff)]
         if not artifacts:
             self.app.notify("No diff here: select a DIVERGENT cell.", severity="information")
             return
-        self.app.push_screen(DiffDialog(str(artifacts[0].path), "\n".join(a.diff for a in artifacts)))
+        self.app.push_screen(DiffDialog(str(artifacts[0].path),
+                                        "\n".join(self.file_diffs.get(a.path, a.diff) for a in artifacts)))
 
     def action_set_aside(self) -> None:
         grid = self.query_one(FleetGrid)
         plan = grid.current_plan()
-        divergent = [a for a in grid.current_artifacts() if a.status == "DIVERGENT"]
+        divergent = [a for a in grid.current_artifacts() if a.status == DIVERGENT]
         if plan is None or not divergent:
             self.app.notify("Select a DIVERGENT cell to set its file aside.", severity="warning")
             return

@@ -1,120 +1,234 @@
-"""The fleet grid: residents × artifacts, each cell a status in colour and in words.
+"""The fleet grid: residents × file roles, each cell a status in colour and in words (or symbols).
 
-Bearer files (create-only, the bearer's own) share one column; each fleet-owned file has its own.
-Columns come from the plans themselves, so a new artifact kind needs no change here.
+Columns are the roles files play in a seat (config, MCP servers, boot hook, bearer files), taken
+from the artifacts themselves (``Artifact.roles``), so a new harness's files land in the same
+columns and the file is named in the detail. The grid picks the richest layout that fits its width
+(words and a meter bar at 120 columns, symbols at 80), so it never has to scroll sideways.
 """
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from dataclasses import dataclass
+
 from textual.content import Content
 from textual.widgets import DataTable
 
 from curator.widgets.byte_meter import mini_meter
-from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
+from generators.composer import ADOPTED, CREATED, DIVERGENT, MATCH, PENDING, STATUSES
+from generators.emission import ROLE_BEARER, ROLE_BOOT, ROLE_CONFIG, ROLE_MCP
 
-STATUS_STYLES = {"MATCH": "$success", "CREATED": "$warning", "DIVERGENT": "bold $error"}
-STATUS_WORDS = {"MATCH": "✓ MATCH", "CREATED": "+ CREATED", "DIVERGENT": "✗ DIVERGENT"}
-BEARER_COLUMN = "bearer files"
-WORST = ("DIVERGENT", "CREATED", "MATCH")
+# Status values come from the core; only their look lives here.
+# PENDING: a plan's file to create; CREATED / ADOPTED: what a provision run just wrote.
+STATUS_STYLES = {MATCH: "$success", PENDING: "$warning", CREATED: "$success", ADOPTED: "$success",
+                 DIVERGENT: "bold $error"}
+STATUS_SYMBOLS = {MATCH: "✓", PENDING: "+", CREATED: "✓", ADOPTED: "✓", DIVERGENT: "✗"}
+WORST = STATUSES  # the core's order, worst first
+# (wide title, narrow title) per role; a role missing here is a file name and titles itself.
+ROLE_TITLES = {ROLE_CONFIG: ("config", "config"), ROLE_MCP: ("MCP servers", "MCP"),
+               ROLE_BOOT: ("boot hook", "hook"), ROLE_BEARER: ("bearer files", "bearer")}
+ROLE_ORDER = (ROLE_CONFIG, ROLE_MCP, ROLE_BOOT)  # then any other role; bearer files always last
+BEARER_COLUMN = ROLE_BEARER  # kept for callers that name the bearer column
 
 
-def column_of(artifact) -> str:
-    return BEARER_COLUMN if artifact.owner == "bearer" else artifact.path.name
+def status_word(status: str) -> str:
+    return f"{STATUS_SYMBOLS.get(status, '?')} {status}"
 
 
-def status_cell(artifacts: list) -> Content:
+def status_text(status: str) -> Content:
+    return verbatim(status_word(status), STATUS_STYLES.get(status, ""))
+
+
+STATUS_WORDS = {status: status_word(status) for status in WORST}
+
+
+def role_title(role: str, narrow: bool = False) -> str:
+    titles = ROLE_TITLES.get(role)
+    return titles[narrow] if titles else role
+
+
+def status_cell(artifacts: list, *, symbols: bool = False) -> Content:
+    """The worst status of a cell's artifacts ("✗ DIVERGENT ×2"), or its symbol alone."""
     if not artifacts:
         return verbatim("·", "dim")
     statuses = [a.status for a in artifacts]
-    worst = next(s for s in WORST if s in statuses)
+    worst = next((s for s in WORST if s in statuses), statuses[0])
+    if symbols:
+        return verbatim(STATUS_SYMBOLS.get(worst, "?"), STATUS_STYLES.get(worst, ""))
     count = statuses.count(worst)
     suffix = f" ×{count}" if len(artifacts) > 1 and count > 1 else ""
-    return verbatim(STATUS_WORDS.get(worst, worst) + suffix, STATUS_STYLES.get(worst, ""))
+    return verbatim(status_word(worst) + suffix, STATUS_STYLES.get(worst, ""))
+
+
+def roles_of(plans: list) -> list[str]:
+    """Every role the plans' artifacts play, in display order."""
+    seen = list(dict.fromkeys(role for plan in plans for artifact in plan.artifacts for role in artifact.roles))
+    known = [role for role in ROLE_ORDER if role in seen]
+    others = [role for role in seen if role not in ROLE_ORDER and role != ROLE_BEARER]
+    return known + others + ([ROLE_BEARER] if ROLE_BEARER in seen else [])
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How much one row says: from words and a meter bar down to symbols with one-space gaps."""
+
+    meter_bar: int  # width of the hot-index bar (0: bytes and zone word only)
+    symbols: bool  # status cells as ✓ + ✗ instead of words
+    narrow_titles: bool
+    padding: int  # DataTable cell padding per side (0: one leading space per cell instead)
+
+
+LAYOUTS = (Layout(8, False, False, 1), Layout(0, False, False, 1), Layout(0, False, True, 1),
+           Layout(0, True, True, 0))
+FIXED = 2  # the mark and the resident stay in view if the grid must still scroll sideways
 
 
 class FleetGrid(DataTable):
-    BINDINGS = [Binding("space", "toggle_mark", "Mark resident")]
+    """Its one key of its own (space marks a resident) is the fleet screen's ``fleet.mark``."""
 
     def __init__(self, **kwargs):
-        # The mark and the resident stay in view when the artifact columns scroll sideways.
-        super().__init__(cursor_type="cell", zebra_stripes=True, fixed_columns=2, **kwargs)
+        super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
         self.plans: list = []
-        self.columns_order: list[str] = []
+        self.roles: list[str] = []
         self.marked: set[str] = set()
-        self.extra_columns: list[str] = []  # e.g. a boot-check column, filled by ``extra_cells``
+        # Extra columns before the roles (e.g. the boot check): title -> {agent_id: (wide, narrow) cell}
+        self.extra_columns: list[str] = []
+        self.narrow_titles: dict[str, str] = {"Hot index": "Index"}  # column title -> its narrow form
+        self.extra_cells: dict = {}
+        self.meters: dict = {}
+        self.layout_used: Layout | None = None
 
+    # -- filling ---------------------------------------------------------------------------------
     def show(self, plans: list, meters: dict, extra_cells: dict | None = None) -> None:
-        """``plans``: ResidentPlans (already filtered); ``meters``: agent_id -> Meter | None."""
+        """``plans``: ResidentPlans (already filtered); ``meters``: agent_id -> Meter | None;
+        ``extra_cells``: (agent_id, column) -> Content, or a (wide, narrow) pair of Contents."""
         was_plan = self.current_plan()
         was_id = was_plan.agent_id if was_plan else None
-        was_column = self.current_column_name()
-        self.plans = plans
-        columns: list[str] = []
-        for plan in plans:
-            for artifact in plan.artifacts:
-                if column_of(artifact) not in columns:
-                    columns.append(column_of(artifact))
-        if BEARER_COLUMN in columns:  # bearer files last: fleet-owned drift is what operators look for
-            columns.remove(BEARER_COLUMN)
-            columns.append(BEARER_COLUMN)
-        self.columns_order = columns
-        table_columns = [("✓", "mark"), ("Resident", "resident"), ("Harness", "harness"), ("Hot index", "index")]
-        table_columns += [(name, name) for name in self.extra_columns] + [(name, name) for name in columns]
-        rows = []
-        for plan in plans:
-            by_column: dict[str, list] = {}
-            for artifact in plan.artifacts:
-                by_column.setdefault(column_of(artifact), []).append(artifact)
-            extras = [(extra_cells or {}).get((plan.agent_id, name), verbatim("—", "dim"))
-                      for name in self.extra_columns]
-            cells = (
-                verbatim("✓" if plan.agent_id in self.marked else " ", "bold $accent"),
-                verbatim(plan.agent_id, "bold"),
-                verbatim(plan.harness),
-                mini_meter(meters.get(plan.agent_id)),
-                *extras,
-                *(status_cell(by_column.get(name, [])) for name in columns),
-            )
-            rows.append((cells, plan.agent_id))
-        fill(self, table_columns, rows, widths={"mark": 1})
-        # Keep the cursor on the same resident and artifact column; else go to the first divergence.
+        was_role = self.current_role()
+        self.plans, self.meters, self.extra_cells = plans, meters, dict(extra_cells or {})
+        self.roles = roles_of(plans)
+        self.render_layout(self.pick_layout())
         ids = [p.agent_id for p in plans]
-        if was_id in ids and was_column in columns:
-            self.move_cursor(row=ids.index(was_id), column=self.first_artifact_column + columns.index(was_column))
+        if was_id in ids and was_role in self.roles:
+            self.move_cursor(row=ids.index(was_id), column=self.first_role_column + self.roles.index(was_role))
+        elif was_id in ids:
+            self.move_cursor(row=ids.index(was_id))
         else:
-            self.move_to_first("DIVERGENT")
+            self.move_to_first(DIVERGENT)
 
+    def columns_for(self, layout: Layout) -> list[tuple[str, str, list[Content]]]:
+        """(title, key, cells) per column, cells in plan order."""
+        def extra(plan, name):
+            cell = self.extra_cells.get((plan.agent_id, name), verbatim("—", "dim"))
+            return cell[1 if layout.symbols else 0] if isinstance(cell, tuple) else cell
+
+        columns = [
+            ("✓", "mark", [self.mark_cell(p) for p in self.plans]),
+            ("Resident", "resident", [verbatim(p.agent_id, "bold") for p in self.plans]),
+            ("Harness", "harness", [verbatim(p.harness) for p in self.plans]),
+            ("Hot index", "index", [self.meter_cell(self.meters.get(p.agent_id), layout) for p in self.plans]),
+        ]
+        columns += [(name, name, [extra(p, name) for p in self.plans]) for name in self.extra_columns]
+        if layout.narrow_titles:
+            columns = [(self.narrow_titles.get(title, title), key, cells) for title, key, cells in columns]
+        for role in self.roles:
+            cells = [status_cell([a for a in p.artifacts if role in a.roles], symbols=layout.symbols)
+                     for p in self.plans]
+            columns.append((role_title(role, layout.narrow_titles), role, cells))
+        return columns
+
+    @staticmethod
+    def meter_cell(reading, layout: Layout) -> Content:
+        if reading is None and layout.symbols:
+            return verbatim("none", "dim")  # no MEMORY.md yet, in the narrow layout's few cells
+        cell = mini_meter(reading, layout.meter_bar)
+        if not layout.meter_bar:  # no bar: no gap before the bytes
+            cell = cell[len(cell.plain) - len(cell.plain.lstrip()):]
+        return cell
+
+    @staticmethod
+    def widths(layout: Layout, columns) -> list[int]:
+        lead = 1 if layout.padding == 0 else 0  # the gap a cell carries itself when padding is off
+        return [max([len(title)] + [c.cell_length for c in cells]) + lead for title, _, cells in columns]
+
+    def room(self) -> int:
+        return (self.size.width or self.app.size.width) - 2  # room kept for a vertical scrollbar
+
+    def needed(self, layout: Layout, widths: list[int]) -> int:
+        return sum(widths) + 2 * layout.padding * len(widths)
+
+    def pick_layout(self) -> Layout:
+        """The first layout whose columns fit the grid's width."""
+        for layout in LAYOUTS:
+            if self.needed(layout, self.widths(layout, self.columns_for(layout))) <= self.room():
+                return layout
+        return LAYOUTS[-1]
+
+    def fitted_widths(self, layout: Layout, columns) -> list[int]:
+        """Column widths; when even the last layout is too wide, long resident ids and harness names
+        are cut (with …; the detail names them in full) rather than the grid scrolling sideways."""
+        widths = self.widths(layout, columns)
+        keys = [key for _, key, _ in columns]
+        for key, floor in (("resident", 12), ("harness", 8)):
+            over = self.needed(layout, widths) - self.room()
+            if over > 0:
+                i = keys.index(key)
+                widths[i] = max(min(widths[i], floor), widths[i] - over)
+        return widths
+
+    def render_layout(self, layout: Layout) -> None:
+        self.layout_used = layout
+        columns = self.columns_for(layout)
+        lead = " " if layout.padding == 0 else ""
+        self.cell_padding = layout.padding
+        self.fixed_columns = FIXED
+        cursor_row = self.cursor_row
+        self.clear(columns=True)
+        widths = self.fitted_widths(layout, columns)
+        for (title, key, _), width in zip(columns, widths):
+            self.add_column(lead + title, key=key, width=width)
+        for row, plan in enumerate(self.plans):
+            self.add_row(*((Content(lead) + cells[row]).truncate(width, ellipsis=True)
+                           for (_, _, cells), width in zip(columns, widths)), key=plan.agent_id)
+        if self.plans:
+            self.move_cursor(row=min(cursor_row, len(self.plans) - 1))
+
+    def on_resize(self) -> None:
+        if self.plans and self.pick_layout() != self.layout_used:
+            self.show(self.plans, self.meters, self.extra_cells)
+
+    # -- where the cursor is ---------------------------------------------------------------------
     @property
-    def first_artifact_column(self) -> int:
+    def first_role_column(self) -> int:
         return 4 + len(self.extra_columns)
+
+    first_artifact_column = first_role_column
 
     def current_plan(self):
         if not self.plans or self.cursor_row >= len(self.plans):
             return None
         return self.plans[self.cursor_row]
 
-    def current_column_name(self) -> str | None:
-        column = self.cursor_column - self.first_artifact_column
-        return self.columns_order[column] if 0 <= column < len(self.columns_order) else None
+    def current_role(self) -> str | None:
+        column = self.cursor_column - self.first_role_column
+        return self.roles[column] if 0 <= column < len(self.roles) else None
 
     def current_artifacts(self) -> list:
-        """The artifacts in the cell under the cursor; all of the resident's on a non-artifact column."""
+        """The artifacts in the cell under the cursor; all of the resident's on a non-role column."""
         plan = self.current_plan()
         if plan is None:
             return []
-        name = self.current_column_name()
-        if name is not None:
-            return [a for a in plan.artifacts if column_of(a) == name]
+        role = self.current_role()
+        if role is not None:
+            return [a for a in plan.artifacts if role in a.roles]
         return list(plan.artifacts)
 
     def move_to_first(self, status: str) -> None:
         """Put the cursor on the first cell holding an artifact with ``status`` (if any)."""
         for row, plan in enumerate(self.plans):
-            for column, name in enumerate(self.columns_order):
-                if any(a.status == status and column_of(a) == name for a in plan.artifacts):
-                    self.move_cursor(row=row, column=self.first_artifact_column + column)
+            for column, role in enumerate(self.roles):
+                if any(a.status == status and role in a.roles for a in plan.artifacts):
+                    self.move_cursor(row=row, column=self.first_role_column + column)
                     return
 
     def selected_ids(self) -> list[str]:
@@ -123,25 +237,54 @@ class FleetGrid(DataTable):
         plan = self.current_plan()
         return [plan.agent_id] if plan else []
 
+    def mark_cell(self, plan) -> Content:
+        return verbatim("✓" if plan.agent_id in self.marked else " ", "bold $accent")
+
     def action_toggle_mark(self) -> None:
         plan = self.current_plan()
         if plan is None:
             return
         self.marked ^= {plan.agent_id}
-        self.update_cell(plan.agent_id, "mark", verbatim("✓" if plan.agent_id in self.marked else " ", "bold $accent"))
+        lead = " " if self.layout_used and self.layout_used.padding == 0 else ""
+        self.update_cell(plan.agent_id, "mark", Content(lead) + self.mark_cell(plan))
 
 
-def artifact_detail(artifact, *, with_diff: bool = True) -> Content:
-    """Path, owner, status (in words), owned keys, reason, and the diff of the owned projection."""
+def where(plan, artifact) -> str:
+    """The artifact's path as the operator reads it: relative to the seat's home or the repo."""
+    for base, label in ((plan.instance_home, "seat home"), (plan.repo, "repo")):
+        if artifact.path.is_relative_to(base):
+            return f"{artifact.path.relative_to(base)} (in the {label})"
+    return str(artifact.path)
+
+
+def plan_head(plan) -> Content:
+    return Content("\n").join([
+        verbatim(f"{plan.agent_id} ({plan.harness}) · worst: {plan.status}", "bold"),
+        verbatim(f"seat home: {plan.instance_home}", "dim"),
+        verbatim(f"repo: {plan.repo}", "dim"),
+    ])
+
+
+def artifact_detail(artifact, *, plan=None, with_diff: bool = True, diff: str | None = None) -> Content:
+    """Path (relative to ``plan``'s home or repo when given), roles, owner, status (in words), owned
+    keys, reason, and a diff: ``diff`` when given (the file's own lines), else the plan's."""
     status = artifact.status
+    roles = ", ".join(role_title(role) for role in artifact.roles)
     parts = [
-        Content.assemble((STATUS_WORDS.get(status, status), STATUS_STYLES.get(status, "")), "  ",
-                         verbatim(str(artifact.path), "bold")),
-        verbatim(f"owner: {artifact.owner}" + (f" · owned: {', '.join(artifact.owned_keys)}" if artifact.owned_keys else "")),
+        Content.assemble((status_word(status), STATUS_STYLES.get(status, "")), "  ",
+                         verbatim(where(plan, artifact) if plan is not None else str(artifact.path), "bold")),
+        verbatim(f"{roles} · owner: {artifact.owner}"
+                 + (f" · owned: {', '.join(artifact.owned_keys)}" if artifact.owned_keys else "")),
         verbatim(f"why: {artifact.reason}"),
     ]
-    if with_diff and artifact.diff:
+    adoption = getattr(artifact, "adoption", None)
+    shown = artifact.diff if diff is None else diff
+    if adoption is not None:  # what matters is what adopting would write: only added lines
+        parts.append(verbatim(f"adoptable: a (in the re-provision preview) adds {', '.join(adoption.added_keys)} "
+                              "and keeps every other byte:", "bold $accent"))
+        shown = adoption.diff
+    if with_diff and shown:
         from curator.widgets.verbatim import diff_content
 
-        parts.append(diff_content(artifact.diff))
+        parts.append(diff_content(shown))
     return Content("\n").join(parts)

@@ -167,7 +167,8 @@ def render(memory_dir, files, trigger, wake_route, note=NOTE):
     The curator imports this function to count what a boot injects, so the two never disagree.
     """
     source = memory_dir.replace("&", "&amp;").replace('"', "&quot;")
-    parts = [f'<seat-memory-layer source="{source}" trigger="{trigger}">\n{note}\n'.encode("utf-8")]
+    # A path that is not UTF-8 holds lone surrogates: it is printed as the bytes it is.
+    parts = [f'<seat-memory-layer source="{source}" trigger="{trigger}">\n{note}\n'.encode("utf-8", "surrogateescape")]
     for name, content in files:
         if isinstance(content, str):
             parts.append(f"<!-- {name}: not loaded: {content} -->\n".encode("utf-8"))
