@@ -14,6 +14,7 @@ from curator.levers.fit import plan_fit
 from curator.screens.fit_preview import FitDialog
 from curator.widgets.index_editor import IndexEditor
 from curator.widgets.panel_table import PanelTable
+from test_app_keymodel import inside
 from test_app_fixtures import HEADER, LONG_ENTRY, app_env, craft_line, settle, write_seat  # noqa: F401
 
 
@@ -32,11 +33,6 @@ def files(memory: Path) -> dict[str, bytes]:
 
 def body(app) -> str:
     return str(app.screen.query_one("#confirm-body").render())
-
-
-def inside(widget, size) -> bool:
-    region = widget.region
-    return region.width > 0 and region.height > 0 and region.right <= size[0] and region.bottom <= size[1]
 
 
 async def test_f6_in_the_editor_previews_unticks_applies_as_one_change_and_undoes(tmp_path):
