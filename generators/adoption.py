@@ -8,6 +8,9 @@ A file whose owned keys hold other values is not adoptable: it stays DIVERGENT.
 Generic over an artifact's owned projection, so any emitter's files get it: an owned key names its
 place in the document, dotted (``mcp.neo-mjs-memory-core`` is ``doc["mcp"]["neo-mjs-memory-core"]``;
 server names hold no dots), and the file's suffix picks the format (``.toml``; ``.json``/``.jsonc``).
+A key ending in ``[selector]`` owns *entries* of the array at the dotted place (Claude Code's
+``permissions.allow[mcp__neo-mjs-*]``): its projection is the list of the fleet's entries, absent when
+empty, and adopting it appends them to the array (created, with its parents, when missing).
 
 TOML is edited with tomlkit, which keeps comments and layout. For JSONC no library on PyPI is both
 sound and well kept for *editing* (json5 and commentjson drop comments; json-five's round-trip model
@@ -16,7 +19,7 @@ so JSON is edited by splicing text: a small scanner (strings, comments, nesting:
 to find an object's members and its closing brace) finds where a member goes, and the new text is
 inserted there; nothing is removed or rewritten. Every adoption is then proven before it is offered:
 the new bytes parse (json5 / tomllib), their owned projection equals the fleet's, the document with
-the added keys taken out equals the old one, and the old bytes are all still there, in order (the
+the added keys and array entries taken out equals the old one, and the old bytes are all still there, in order (the
 change is insertions only).
 """
 
@@ -65,7 +68,16 @@ class NotAdoptable(ValueError):
 
 
 def owned_path(key: str) -> tuple[str, ...]:
-    return tuple(key.split("."))
+    return tuple(key.split("[", 1)[0].split("."))
+
+
+def owns_entries(key: str) -> bool:
+    """``a.b[selector]``: the key owns some entries of the array ``a.b``, not the whole value."""
+    return key.endswith("]") and "[" in key
+
+
+def _absent(key: str, value: object) -> bool:
+    return value == ABSENT or (owns_entries(key) and value == [])
 
 
 def adopt(path: Path, convergence: str, found: bytes, expected: dict[str, object], prefix: str) -> Adoption:
@@ -79,12 +91,12 @@ def adopt(path: Path, convergence: str, found: bytes, expected: dict[str, object
     changed = differing_keys(expected, actual)
     if not changed:
         raise NotAdoptable("its owned keys already match: nothing to adopt")
-    held = [k for k in changed if actual.get(k, ABSENT) != ABSENT]
+    held = [k for k in changed if not _absent(k, actual.get(k, ABSENT))]
     if held:
         raise NotAdoptable("owned keys already hold other values: " + ", ".join(held), held=True)
     if len(found) > MAX_BYTES:
         raise NotAdoptable(f"{len(found):,} bytes: config files over {MAX_BYTES:,} bytes are not edited")
-    inserts = [(owned_path(key), expected[key]) for key in changed]
+    inserts = [(owned_path(key), expected[key], owns_entries(key)) for key in changed]
     kind = _format(path)
     try:
         text = found.decode("utf-8")
@@ -120,8 +132,8 @@ def _prove(kind, convergence, text, new_text, after, inserts, expected, prefix) 
     if differing_keys(expected, adopted):
         raise NotAdoptable("the edited file's owned keys would still differ")
     stripped = copy.deepcopy(new_doc)
-    for path, _ in inserts:
-        _remove(stripped, path)
+    for path, value, entries in inserts:
+        _remove(stripped, path, value if entries and _has(old_doc, path) else None)
     if _prune_empty(stripped, old_doc, inserts) != old_doc:
         raise NotAdoptable("the edit would change keys the fleet does not own")
     if not _is_subsequence(text, new_text):
@@ -134,15 +146,26 @@ def _is_subsequence(old: str, new: str) -> bool:
     return all(char in remaining for char in old)
 
 
-def _remove(doc: dict, path: tuple[str, ...]) -> None:
+def _remove(doc: dict, path: tuple[str, ...], appended: list | None = None) -> None:
+    """Take an added key out, or with ``appended`` the entries appended at the end of its array."""
     for part in path[:-1]:
         doc = doc[part]
-    del doc[path[-1]]
+    if appended is None:
+        del doc[path[-1]]
+        return
+    array = doc[path[-1]]
+    if not appended or array[len(array) - len(appended):] != appended:
+        raise NotAdoptable("the edit would not end the array with the owned entries")
+    del array[len(array) - len(appended):]
+
+
+def _has(doc: dict, path: tuple[str, ...]) -> bool:
+    return path[-1] in _at(doc, path[:-1])
 
 
 def _prune_empty(doc: dict, old: dict, inserts) -> dict:
     """Drop the parent tables the adoption created (empty once its keys are removed)."""
-    for path, _ in inserts:
+    for path, *_ in inserts:
         for size in range(len(path) - 1, 0, -1):
             node, before, key = _at(doc, path[:size - 1]), _at(old, path[:size - 1]), path[size - 1]
             if node.get(key) == {} and key not in before:
@@ -161,13 +184,16 @@ def _at(doc: object, path: tuple[str, ...]) -> dict:
 
 def _toml_adopt(text: str, inserts) -> str:
     doc = tomlkit.parse(text)
-    for path, value in inserts:
+    for path, value, entries in inserts:
         container = doc
         for part in path[:-1]:
             if part not in container:
                 container[part] = tomlkit.table()
             container = container[part]
-        container[path[-1]] = tomlkit.item(value)
+        if entries and path[-1] in container:
+            container[path[-1]].extend(value)
+        else:
+            container[path[-1]] = tomlkit.item(value)
     return tomlkit.dumps(doc)
 
 
@@ -245,6 +271,30 @@ class _Scan:
             self.fail(i)
         return i
 
+    def elements(self, start: int) -> tuple[list[tuple[int, int]], int]:
+        """(elements as (start, end), index of the closing bracket) of the array at ``start``."""
+        text = self.text
+        if text[start] != "[":
+            self.fail(start)
+        found = []
+        i = self.skip(start + 1)
+        while i < len(text) and text[i] != "]":
+            end = self.value_end(i)
+            found.append((i, end))
+            i = self.next_item(end, "]")
+        if i >= len(text):
+            self.fail(i)
+        return found, i
+
+    def next_item(self, end: int, close: str) -> int:
+        """Past the comma after an item ending at ``end``, or at the closing ``close``."""
+        i = self.skip(end)
+        if i < len(self.text) and self.text[i] == ",":
+            return self.skip(i + 1)
+        if i >= len(self.text) or self.text[i] != close:
+            self.fail(i)
+        return i
+
     def members(self, start: int) -> tuple[list[tuple[str, int, int, int]], int]:
         """(members as (key, key start, value start, value end), index of the closing brace)."""
         text = self.text
@@ -267,11 +317,7 @@ class _Scan:
             value_start = self.skip(i + 1)
             value_end = self.value_end(value_start)
             found.append((key, key_start, value_start, value_end))
-            i = self.skip(value_end)
-            if i < len(text) and text[i] == ",":
-                i = self.skip(i + 1)
-            elif i >= len(text) or text[i] != "}":
-                self.fail(i)
+            i = self.next_item(value_end, "}")
         if i >= len(text):
             self.fail(i)
         return found, i
@@ -283,25 +329,34 @@ def _json_adopt(text: str, inserts) -> str:
     top = scan.skip(0)
     # Group the inserts per target object: (path of the object) → [(key, value)].
     edits: dict[tuple[str, ...], list[tuple[str, object]]] = {}
-    for path, value in inserts:
+    spliced = []  # (offset, text to insert there)
+    for path, value, entries in inserts:
         members = scan.members(top)[0]
-        for depth, part in enumerate(path[:-1]):
+        for depth, part in enumerate(path):
             match = [m for m in members if m[0] == part]
             if len(match) > 1:
                 raise NotAdoptable(f"the key {part!r} appears twice; which one counts is unclear")
             if not match:  # the rest of the path does not exist: insert it whole, one level up
                 value = _nest(path[depth + 1:], value)
                 path = path[:depth + 1]
+                edits.setdefault(path[:-1], []).append((path[-1], value))
+                break
+            if depth == len(path) - 1:  # the array whose entries the key owns: append to it
+                if not entries:
+                    raise NotAdoptable(f"{'.'.join(path)} is already there")
+                if text[match[0][2]] != "[":
+                    raise NotAdoptable(f"{'.'.join(path)} is not an array")
+                elements, close = scan.elements(match[0][2])
+                spliced += _insertions(scan, match[0][2], elements, close, [(None, v) for v in value], newline)
                 break
             if text[match[0][2]] != "{":
                 raise NotAdoptable(f"{'.'.join(path[:depth + 1])} is not an object")
             members = scan.members(match[0][2])[0]
-        edits.setdefault(path[:-1], []).append((path[-1], value))
     # Splice from the end of the text backwards, so earlier offsets stay valid.
-    spliced = []
     for parent, entries in edits.items():
         start = _object_start(scan, top, parent)
-        spliced += _insertions(scan, start, _merge(entries), newline)
+        members, close = scan.members(start)
+        spliced += _insertions(scan, start, [(m[1], m[3]) for m in members], close, _merge(entries), newline)
     out = text
     for at, insertion in sorted(spliced, key=lambda item: item[0], reverse=True):
         out = out[:at] + insertion + out[at:]
@@ -361,20 +416,23 @@ def _line_end(text: str, at: int) -> int:
     return i if i >= len(text) or text[i] == "\n" else at
 
 
-def _insertions(scan: _Scan, start: int, entries, newline: str) -> list[tuple[int, str]]:
-    """Where to insert ``entries`` into the object at ``start``, and the text for each place."""
+def _insertions(scan: _Scan, start: int, items: list[tuple[int, int]], close: int, entries,
+                newline: str) -> list[tuple[int, str]]:
+    """Where to insert ``entries`` ((key, value), or (None, value) for an array's elements) into the
+    object or array at ``start`` whose items span ``items`` ((start, end) each), and the text for each
+    place."""
     text = scan.text
-    members, close = scan.members(start)
+    members = [(None, item_start, None, item_end) for item_start, item_end in items]
     base = _line_indent(text, start)
     multiline = "\n" in text[start:members[0][1]] if members else True
     indent = _line_indent(text, members[0][1]) if members and multiline else base + "  "
 
-    def member(key: str, value: object) -> str:
+    def member(key: str | None, value: object) -> str:
         if multiline:
             rendered = json.dumps(value, indent=2, ensure_ascii=False).replace("\n", newline + indent)
         else:  # an object written on one line gets its new members on that line too
             rendered = json.dumps(value, ensure_ascii=False)
-        return f"{json.dumps(key, ensure_ascii=False)}: {rendered}"
+        return rendered if key is None else f"{json.dumps(key, ensure_ascii=False)}: {rendered}"
 
     separator = "," + (newline + indent if multiline else " ")
     body = separator.join(member(key, value) for key, value in entries)

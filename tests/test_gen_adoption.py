@@ -204,7 +204,7 @@ def test_a_write_racing_the_rename_is_never_overwritten(fleet_with_user_files, m
 # ------------------------------------------------------------------ the splicer on its own
 
 
-INSERTS = [(("mcp", "neo-a"), {"k": 1}), (("mcp", "neo-b"), 2), (("instructions",), ["m"])]
+INSERTS = [(("mcp", "neo-a"), {"k": 1}, False), (("mcp", "neo-b"), 2, False), (("instructions",), ["m"], False)]
 
 
 
@@ -357,3 +357,17 @@ def test_random_commented_documents_all_adopt_and_keep_their_bytes():
         assert {k: v for k, v in new.items() if k not in ("instructions", "mcp")} == \
             {k: v for k, v in doc.items() if k != "mcp"}
         assert new["mcp"].get("mine") == doc.get("mcp", {}).get("mine")
+
+
+def test_array_entries_append_after_comments_and_trailing_commas_and_the_proof_strips_them():
+    text = '{\n  "allow": [\n    "mine", // my rule\n  ],\n  /* keep */ "deny": ["x"],\n}\n'
+    out = _json_adopt(text, [(("allow",), ["neo-a", "neo-b"], True), (("hooks", "start"), [{"k": 1}], True)])
+    assert only_insertions(text, out), out
+    new = loads_jsonc(out)
+    assert new["allow"] == ["mine", "neo-a", "neo-b"] and new["hooks"] == {"start": [{"k": 1}]}
+    assert new["deny"] == ["x"] and "// my rule" in out and "/* keep */" in out
+    stripped = json5.loads(out)
+    adoption._remove(stripped, ("allow",), ["neo-a", "neo-b"])
+    assert stripped["allow"] == ["mine"]
+    with pytest.raises(NotAdoptable):  # entries that are not the array's last ones: the proof refuses
+        adoption._remove(stripped, ("allow",), ["neo-a"])

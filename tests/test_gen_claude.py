@@ -236,9 +236,8 @@ def test_claude_module_owns_no_state():
     assert claude.permission_rule("neo-mjs-x") == "mcp__neo-mjs-x"
 
 
-def test_a_residents_own_mcp_json_is_adoptable_but_their_settings_json_fails_closed(born):
-    """`.mcp.json` takes the fleet's servers beside the resident's own; settings.json's owned parts are
-    entries inside arrays, which adoption does not insert: it stays DIVERGENT and nothing is written."""
+def test_a_residents_own_mcp_json_is_adoptable(born):
+    """`.mcp.json` takes the fleet's servers beside the resident's own."""
     repo = born.resident(CLAUDE).repo
     mcp = repo / ".mcp.json"
     own = b'{"mcpServers": {"my-private-server": {"command": "mine"}}}\n'
@@ -251,10 +250,88 @@ def test_a_residents_own_mcp_json_is_adoptable_but_their_settings_json_fails_clo
     assert set(after["mcpServers"]) == {"my-private-server", "neo-mjs-memory-core"}
     assert {a.path.name: a.status for a in plans[0].artifacts}[".mcp.json"] == "ADOPTED"
 
+
+USER_SETTINGS = """{
+    "model": "claude-opus-4-1",
+    "env": {"MY_VAR": "1"},
+    "permissions": {
+        "allow": [
+            "Bash(git status)",
+            "mcp__my-private-server"
+        ],
+        "deny": ["Read(./.env)"]
+    },
+    "hooks": {
+        "SessionStart": [
+            {"hooks": [{"type": "command", "command": "my-own-hook"}]}
+        ]
+    }
+}
+"""
+
+
+def without_owned(doc: dict, prefix: str = "neo-mjs-") -> dict:
+    """The settings minus the fleet's owned parts (the entries, then the parents they emptied)."""
+    doc.pop("autoMemoryDirectory")
+    doc["hooks"]["SessionStart"] = [e for e in doc["hooks"]["SessionStart"] if not claude._runs_identity_hook(e)]
+    doc["permissions"]["allow"] = [r for r in doc["permissions"]["allow"] if not r.startswith(f"mcp__{prefix}")]
+    doc["enabledMcpjsonServers"] = [n for n in doc["enabledMcpjsonServers"] if not n.startswith(prefix)]
+    if not doc["enabledMcpjsonServers"]:
+        del doc["enabledMcpjsonServers"]
+    return doc
+
+
+def is_subsequence(old: bytes, new: bytes) -> bool:
+    remaining = iter(new)
+    return all(byte in remaining for byte in old)
+
+
+def test_a_residents_own_settings_json_is_adopted_keeping_every_byte(born, capsys):
+    """The owned parts are entries inside arrays: appended to the resident's arrays (or created),
+    every user key and byte kept; the seat then plans MATCH."""
     settings = settings_path(born)
-    mine = b'{"model": "claude-opus-4-1", "permissions": {"allow": ["Bash(ls)"]}}\n'
+    settings.write_text(USER_SETTINGS)
+    found = artifact(born, "settings.json")
+    assert found.status == DIVERGENT and found.adoption is not None
+    assert set(found.adoption.added_keys) == set(claude.settings_keys("neo-mjs-"))
+    assert main(["plan", "--fleet", str(born.path), "--resident", CLAUDE, "--json"]) == 3
+    arts = {Path(a["path"]).name: a for a in json.loads(capsys.readouterr().out)["residents"][0]["artifacts"]}
+    assert arts["settings.json"]["adoptable"] is True
+    assert main(["provision", "--fleet", str(born.path), "--adopt"]) == 0
+    assert "ADOPTED" in capsys.readouterr().out
+    after = settings.read_bytes()
+    assert is_subsequence(USER_SETTINGS.encode(), after)
+    doc = json.loads(after)  # still strict JSON: Claude Code reads it
+    assert without_owned(json.loads(after)) == json.loads(USER_SETTINGS)
+    assert doc["permissions"]["allow"][:2] == ["Bash(git status)", "mcp__my-private-server"]
+    assert doc["hooks"]["SessionStart"][0] == {"hooks": [{"type": "command", "command": "my-own-hook"}]}
+    assert project(claude.CLAUDE_SETTINGS, after, "neo-mjs-") == found.emitted.owned
+    assert artifact(born, "settings.json").status == MATCH
+    assert composer.plan_exit_code(composer.plan_fleet(born)) == 0
+
+
+def test_settings_json_with_no_arrays_or_parents_gets_them_created(born):
+    settings = settings_path(born)
+    settings.write_bytes(b'{"model": "sonnet"}')
+    composer.apply_fleet(born, adopt=True)
+    doc = json.loads(settings.read_bytes())
+    assert doc["model"] == "sonnet" and without_owned(doc) == {"model": "sonnet", "hooks": {"SessionStart": []},
+                                                               "permissions": {"allow": []}}
+    assert artifact(born, "settings.json").status == MATCH
+
+
+@pytest.mark.parametrize("conflict", [
+    '"autoMemoryDirectory": "/somewhere/else"',
+    '"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "python3 /elsewhere/identity_anchor_hook.py"}]}]}',
+    '"enabledMcpjsonServers": "neo-mjs-memory-core"',
+])
+def test_settings_json_whose_owned_parts_hold_other_values_stays_divergent(born, tmp_path, conflict):
+    settings = settings_path(born)
+    mine = ('{"model": "claude-opus-4-1", "permissions": {"allow": ["Bash(ls)"]}, ' + conflict + '}\n').encode()
     settings.write_bytes(mine)
-    assert artifact(born, "settings.json").adoption is None
+    found = artifact(born, "settings.json")
+    assert found.status == DIVERGENT and found.adoption is None
+    before = tree_bytes(tmp_path)
     with pytest.raises(DivergentError, match="nothing was written"):
         composer.apply_fleet(born, adopt=True)
-    assert settings.read_bytes() == mine
+    assert settings.read_bytes() == mine and tree_bytes(tmp_path) == before
