@@ -3,8 +3,11 @@
 ARCHIVE.md sits beside MEMORY.md, so an archived entry's relative links still resolve and its
 detail files stay reachable (the pointer graph treats ARCHIVE.md as a root). It is created on first
 need with a short header; entries go under the same section heading they had in the index, each
-stamped ``· archived YYYY-MM-DD`` at the end of its first line. Restore removes the stamp and puts
-the entry back at the end of its section (a heading left empty in ARCHIVE.md goes too).
+stamped ``· archived YYYY-MM-DD`` at the end of its first line, followed by where it sat: the ids of
+the entries just before and after it in its section (``· after 1a2b3c · before 4d5e6f``). Restore
+removes the stamp and puts the entry back right after that earlier neighbour if it is still there,
+else right before the later one, else (and for stamps without the record) at the end of its section;
+a heading left empty in ARCHIVE.md goes too.
 """
 
 from __future__ import annotations
@@ -27,7 +30,11 @@ from curator.pointers import check_pointers
 INDEX_NAME = "MEMORY.md"
 ARCHIVE_NAME = "ARCHIVE.md"
 UNSECTIONED = "Unsectioned"  # archive heading for entries that sat above the index's first heading
-STAMP = re.compile(r" · archived \d{4}-\d{2}-\d{2}(?=\s*\|?\r?\n?$)")  # (in a row: before the last pipe)
+_ID = r"[0-9a-f]{6}(?:-\d+)?"
+STAMP = re.compile(  # (in a row: before the last pipe)
+    rf" · archived (?P<day>\d{{4}}-\d{{2}}-\d{{2}})(?: · after (?P<after>{_ID}))?(?: · before (?P<before>{_ID}))?"
+    r"(?=\s*\|?\r?\n?$)"
+)
 SEARCH_CUTOFF = 50
 
 ARCHIVE_HEADER = (
@@ -105,6 +112,21 @@ def _insert_under(doc: HotIndex, heading: str, level: int, block: bytes) -> tupl
     return len(doc.raw), lead + title + nl + block
 
 
+def _neighbours(index: HotIndex) -> dict[str, tuple[str | None, str | None]]:
+    """entry id -> (id of the entry before it, id of the entry after it) within its section."""
+    out: dict[str, tuple[str | None, str | None]] = {}
+    for section in index.sections:
+        ids = section.entry_ids
+        for i, entry_id in enumerate(ids):
+            out[entry_id] = (ids[i - 1] if i else None, ids[i + 1] if i + 1 < len(ids) else None)
+    return out
+
+
+def _stamp(today: date, after: str | None, before: str | None) -> bytes:
+    return (f" · archived {today.isoformat()}" + (f" · after {after}" if after else "")
+            + (f" · before {before}" if before else "")).encode()
+
+
 def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: date) -> Change:
     entries = entries_by_id(index, entry_ids)
     if not entries:
@@ -112,7 +134,7 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
     old_archive = read_optional(Path(memory_dir), ARCHIVE_NAME)
     archive_raw = old_archive if old_archive is not None else ARCHIVE_HEADER.encode().replace(b"\n", index.newline)
     archive = parse_index(archive_raw)
-    stamp = f" · archived {today.isoformat()}".encode()
+    neighbours = _neighbours(index)
 
     levels = {s.heading: s.level for s in index.sections}
     moving: dict[str, list[tuple[bytes, bytes]]] = {}  # section -> (entry bytes, table head or b"")
@@ -124,6 +146,7 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
         if entry.kind == "row" and raw[:cut].rstrip().endswith(b"|"):  # the stamp goes inside the last cell
             cut = raw[:cut].rstrip().rfind(b"|")
             cut -= len(raw[:cut]) - len(raw[:cut].rstrip())
+        stamp = _stamp(today, *neighbours.get(entry.id, (None, None)))
         moved = move_bytes(raw[:cut] + stamp + raw[cut:], INDEX_NAME, ARCHIVE_NAME)
         moving.setdefault(entry.section, []).append((_with_newline(moved, index.newline), table_head(index, entry)))
 
@@ -167,7 +190,9 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
     start = entry_start(archive, entry)
     raw = archive.raw[start : entry.end_offset]
     cut = content_end(archive, entry.line) - start
-    restored = STAMP.sub("", raw[:cut].decode("utf-8"), count=1).encode("utf-8") + raw[cut:]
+    first_line = raw[:cut].decode("utf-8")
+    found = STAMP.search(first_line)
+    restored = STAMP.sub("", first_line, count=1).encode("utf-8") + raw[cut:]
     restored = _with_newline(move_bytes(restored, ARCHIVE_NAME, INDEX_NAME), index.newline)
 
     # A table left without rows goes with its last row (and the blank line before it).
@@ -193,7 +218,10 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
     level = section.level if section is not None else 2
     if heading == UNSECTIONED and index.section_named(UNSECTIONED) is None:
         heading = ""  # it sat above the first heading: put it back at the end of the top part
-    if heading:
+    place = _old_place(index, archive, entry, found, restored)
+    if place is not None:
+        at, data = place
+    elif heading:
         at, data = _insert_under(index, heading, level, section_block(index, heading, [(restored, table_head(archive, entry))]))
     else:
         at, data = _top_insert(index, restored)
@@ -208,6 +236,31 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
         kind="restore",
         base={INDEX_NAME: digest(index.raw), ARCHIVE_NAME: digest(archive_raw)},
     )
+
+
+def _old_place(index: HotIndex, archive: HotIndex, entry: Entry, found, restored: bytes) -> tuple[int, bytes] | None:
+    """(offset, bytes) that put the entry back beside the neighbour its stamp names, or None.
+    A neighbour counts only if it is still in the index and of the same kind (a row: of the same
+    table), so the entry lands where it is still the same kind of entry."""
+    if found is None:
+        return None
+    head = table_head(archive, entry)
+
+    def fits(entry_id: str | None) -> Entry | None:
+        if not entry_id or not index.has_entry(entry_id):
+            return None
+        other = index.entry(entry_id)
+        same = other.kind == entry.kind and (entry.kind != "row" or table_head(index, other) == head)
+        return other if same else None
+
+    after, before = fits(found.group("after")), fits(found.group("before"))
+    if after is not None:
+        if after.end_offset == len(index.raw) and not index.raw.endswith(b"\n"):
+            return after.end_offset, index.newline + restored
+        return after.end_offset, restored
+    if before is not None:
+        return entry_start(index, before), restored
+    return None
 
 
 def _top_insert(index: HotIndex, block: bytes) -> tuple[int, bytes]:
@@ -246,5 +299,5 @@ def search_archive(memory_dir: str | Path, query: str, *, limit: int = 20) -> li
         entry = entries[i]
         stamp = STAMP.search(entry.text.partition("\n")[0])
         hits.append(Hit(entry.id, entry.section, entry.line, round(score, 1), entry.text,
-                        stamp.group(0).rsplit(" ", 1)[1] if stamp else ""))
+                        stamp.group("day") if stamp else ""))
     return hits
