@@ -126,3 +126,72 @@ def test_two_neighbours_archived_together_come_back_in_either_order(tmp_path: Pa
         for name, data in restore.files.items():
             (memory / name).write_bytes(data)
     assert (memory / "MEMORY.md").read_bytes() == LISTS
+
+
+# -- a section archived empty ------------------------------------------------------------------
+
+SECTION_CASES = [(name, heading) for name, raw in FIXTURES.items()
+                 for heading in dict.fromkeys(e.section for e in parse_index(raw).entries)]
+
+
+def _apply(memory: Path, change) -> None:
+    for name, data in change.files.items():
+        (memory / name).write_bytes(data)
+
+
+def test_archiving_a_whole_section_reports_it_emptied_and_keeps_the_heading_by_default(tmp_path: Path) -> None:
+    memory = seat(tmp_path, LISTS, **{"deploy.md": "# Deploy\n"})
+    index = parse_index(LISTS)
+    lane = [e.id for e in index.entries if e.section == "Lane anchors"]
+    change = plan_archive(memory, index, lane, today=DAY)
+    assert change.emptied_sections == ("Lane anchors",)
+    assert change.summary()["emptied_sections"] == ["Lane anchors"]
+    assert b"## Lane anchors" in change.files["MEMORY.md"]
+    assert plan_archive(memory, index, lane[:1], today=DAY).emptied_sections == ()  # one entry still there
+
+
+def test_a_section_with_prose_left_is_not_emptied(tmp_path: Path) -> None:
+    raw = LISTS.replace(b"## Lane anchors\n", b"## Lane anchors\nA paragraph the bearer wrote.\n\n")
+    memory = seat(tmp_path, raw, **{"deploy.md": "# Deploy\n"})
+    index = parse_index(raw)
+    lane = [e.id for e in index.entries if e.section == "Lane anchors"]
+    change = plan_archive(memory, index, lane, today=DAY, drop_empty_sections=True)
+    assert change.emptied_sections == () and b"A paragraph the bearer wrote." in change.files["MEMORY.md"]
+    assert b"## Lane anchors" in change.files["MEMORY.md"]
+
+
+@pytest.mark.parametrize(("fixture", "heading"), SECTION_CASES, ids=[f"{n}-{h}" for n, h in SECTION_CASES])
+def test_dropping_an_emptied_heading_and_restoring_gives_back_the_original_bytes(
+        tmp_path: Path, fixture: str, heading: str) -> None:
+    raw = FIXTURES[fixture]
+    memory = seat(tmp_path, raw, **{"deploy.md": "# Deploy\n"})
+    index = parse_index(raw)
+    ids = [e.id for e in index.entries if e.section == heading]
+    change = plan_archive(memory, index, ids, today=DAY, drop_empty_sections=True)
+    assert change.emptied_sections == (heading,)
+    now = parse_index(change.files["MEMORY.md"])
+    assert now.section_named(heading) is None and [s.heading for s in now.sections if s.heading]
+    _apply(memory, change)
+    for archived in [e.id for e in parse_index((memory / ARCHIVE_NAME).read_bytes()).entries]:
+        _apply(memory, plan_restore(memory, parse_index((memory / "MEMORY.md").read_bytes()), archived))
+    assert (memory / "MEMORY.md").read_bytes() == raw
+    assert b"## " not in (memory / ARCHIVE_NAME).read_bytes()  # its archive heading went with the last entry
+
+
+def test_the_cli_offers_and_drops_an_emptied_heading(tmp_path: Path, capsys) -> None:
+    from curator.cli import main
+
+    memory = seat(tmp_path / "memory", LISTS, **{"deploy.md": "# Deploy\n"})
+    state = ["--state-dir", str(tmp_path / "state")]
+    first = [e.id for e in parse_index(LISTS).entries if e.section == "Lane anchors"][0]
+    assert main(["archive", str(memory), first, *state]) == 0
+    assert "is now empty" not in capsys.readouterr().out
+    last = [e.id for e in parse_index((memory / "MEMORY.md").read_bytes()).entries if e.section == "Lane anchors"]
+    assert main(["archive", str(memory), *last, *state]) == 0
+    out = capsys.readouterr().out
+    assert "section 'Lane anchors' is now empty" in out and "--drop-empty-section" in out
+    assert b"## Lane anchors" in (memory / "MEMORY.md").read_bytes()
+    assert main(["undo", str(memory), *state]) == 0
+    assert main(["archive", str(memory), *last, "--drop-empty-section", "--json", *state]) == 0
+    assert '"emptied_sections"' in capsys.readouterr().out
+    assert b"Lane anchors" not in (memory / "MEMORY.md").read_bytes()
