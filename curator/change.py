@@ -39,6 +39,7 @@ class Change:
     warnings: tuple[str, ...] = ()  # e.g. pointers a forced merge drops
     kind: str = ""  # merge | archive | restore | trim-split | trim-tighten | ...
     base: Mapping[str, str | None] = field(default_factory=dict)  # name -> sha256 the plan was built on
+    emptied_sections: tuple[str, ...] = ()  # headings an archive leaves with no entry (the UI offers dropping them)
 
     def __post_init__(self) -> None:
         for name in self.files:
@@ -48,6 +49,7 @@ class Change:
         object.__setattr__(self, "base", MappingProxyType(dict(self.base)))
         object.__setattr__(self, "entry_ids", tuple(self.entry_ids))
         object.__setattr__(self, "warnings", tuple(self.warnings))
+        object.__setattr__(self, "emptied_sections", tuple(self.emptied_sections))
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -62,4 +64,4 @@ class Change:
             "bytes_saved": self.bytes_saved,
             "entry_ids": list(self.entry_ids),
             "warnings": list(self.warnings),
-        }
+        } | ({"emptied_sections": list(self.emptied_sections)} if self.emptied_sections else {})

@@ -9,7 +9,7 @@ import pytest
 
 from curator.errors import InputError
 from curator.index_model import parse_index
-from curator.levers.archive import ARCHIVE_HEADER, plan_archive, plan_restore, search_archive
+from curator.levers.archive import ARCHIVE_HEADER, STAMP, plan_archive, plan_restore, search_archive
 from curator.pointers import check_pointers
 from curator.store import SeatStore
 
@@ -45,7 +45,7 @@ def load(store):
 def test_archive_creates_archive_md_and_keeps_detail_files_reachable(seat):
     memory, store = seat
     index = load(store)
-    deploy, _cache, _ticket, field = (e.id for e in index.entries)
+    deploy, cache, ticket, field = (e.id for e in index.entries)
     change = plan_archive(memory, index, [field, deploy], today=DAY)
     assert change.warnings == ()
     store.apply(change)
@@ -53,9 +53,9 @@ def test_archive_creates_archive_md_and_keeps_detail_files_reachable(seat):
     assert archive == (
         ARCHIVE_HEADER
         + "\n## Craft hooks\n"
-        "- [Deploy notes](deploy.md) — deploy with `make ship`; never on Fridays. · archived 2026-11-29\n"
+        f"- [Deploy notes](deploy.md) — deploy with `make ship`; never on Fridays. · archived 2026-11-29 · before {cache}\n"
         "\n## Lane anchors (highest drift — re-verify live)\n"
-        "- [Field notes](field-notes.md) — what broke in the July migration. · archived 2026-11-29\n"
+        f"- [Field notes](field-notes.md) — what broke in the July migration. · archived 2026-11-29 · after {ticket}\n"
     )
     assert "grep" in ARCHIVE_HEADER and "MEMORY.md" in ARCHIVE_HEADER
     index_now = (memory / "MEMORY.md").read_text()
@@ -73,7 +73,8 @@ def test_second_archive_goes_under_the_existing_heading(seat):
     store.apply(plan_archive(memory, load(store), [cache], today=date(2026, 12, 1)))
     archive = parse_index((memory / "ARCHIVE.md").read_bytes())
     section = archive.section_named("Craft hooks")
-    assert [archive.entry(i).text[-10:] for i in section.entry_ids] == ["2026-11-29", "2026-12-01"]
+    days = [STAMP.search(archive.entry(i).text).group("day") for i in section.entry_ids]
+    assert days == ["2026-11-29", "2026-12-01"]
     assert (memory / "ARCHIVE.md").read_text().count("## Craft hooks") == 1
 
 
@@ -89,14 +90,42 @@ def test_restore_round_trips(seat):
     assert (memory / "ARCHIVE.md").read_text() == ARCHIVE_HEADER  # the emptied heading went too
 
 
-def test_restore_of_a_middle_entry_goes_to_the_end_of_its_section(seat):
+def test_restore_of_a_middle_entry_goes_back_to_its_old_place(seat):
+    memory, store = seat
+    index = load(store)
+    deploy = index.entries[0].id  # first of two: it used to come back after the cache entry
+    store.apply(plan_archive(memory, index, [deploy], today=DAY))
+    archived = parse_index((memory / "ARCHIVE.md").read_bytes()).entries[0].id
+    store.apply(plan_restore(memory, load(store), archived))
+    assert (memory / "MEMORY.md").read_text() == INDEX
+    assert (memory / "ARCHIVE.md").read_text() == ARCHIVE_HEADER
+
+
+def test_restore_goes_before_the_recorded_next_entry_despite_edits_elsewhere(seat):
+    memory, store = seat
+    index = load(store)
+    ticket, field = index.entries[2].id, index.entries[3].id
+    store.apply(plan_archive(memory, index, [ticket], today=DAY))  # first of its section: before `field`
+    edited = load(store).raw.replace(b"## Lane anchors (highest drift \xe2\x80\x94 re-verify live)\n",
+                                     b"## Lane anchors (highest drift \xe2\x80\x94 re-verify live)\n- A new anchor.\n")
+    (memory / "MEMORY.md").write_bytes(edited)
+    archived = parse_index((memory / "ARCHIVE.md").read_bytes()).entries[0].id
+    restored = parse_index(plan_restore(memory, load(store), archived).files["MEMORY.md"])
+    lane = restored.section_named("Lane anchors (highest drift — re-verify live)")
+    assert [restored.entry(i).text for i in lane.entry_ids][0] == "- A new anchor."
+    assert [restored.entry(i).id for i in lane.entry_ids][1:] == [ticket, field]
+
+
+def test_an_old_stamp_without_a_record_still_restores_at_the_section_end(seat):
     memory, store = seat
     index = load(store)
     deploy = index.entries[0].id
     store.apply(plan_archive(memory, index, [deploy], today=DAY))
-    archived = parse_index((memory / "ARCHIVE.md").read_bytes()).entries[0].id
-    store.apply(plan_restore(memory, load(store), archived))
-    restored = load(store)
+    legacy = STAMP.sub(" · archived 2026-11-29", (memory / "ARCHIVE.md").read_text())
+    assert " · before " not in legacy
+    (memory / "ARCHIVE.md").write_text(legacy)
+    archived = parse_index(legacy.encode()).entries[0].id
+    restored = parse_index(plan_restore(memory, load(store), archived).files["MEMORY.md"])
     section = restored.section_named("Craft hooks")
     assert [restored.entry(i).text for i in section.entry_ids] == [
         "- Keep the cache warm before benchmarks.",

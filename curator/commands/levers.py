@@ -50,6 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _common(p)
     p.add_argument("ids", metavar="ID", nargs="+")
     p.add_argument("--date", type=date.fromisoformat, default=None, help="archive stamp date (default today)")
+    p.add_argument("--drop-empty-section", action="store_true",
+                   help="also remove the heading of a section left without entries (restore re-creates it)")
     p.set_defaults(func=run_archive)
 
     p = subparsers.add_parser("restore", help="move an archived entry back into MEMORY.md")
@@ -144,6 +146,11 @@ def _report(args, before: bytes, after: bytes, what: dict, headline: str, extra:
 def _apply(args, store: SeatStore, raw: bytes, change: Change) -> int:
     store.apply(change)
     extra = [f"warning: {w}" for w in change.warnings]
+    if change.kind == "archive":
+        dropped = getattr(args, "drop_empty_section", False)
+        extra += [f"section '{h}' is now empty" + ("; its heading was removed" if dropped else
+                  "; its heading stays (undo, then archive again with --drop-empty-section to remove it)")
+                  for h in change.emptied_sections]
     extra.append(f"undo with: seat-curator undo {args.memory_dir}")
     return _report(args, raw, change.files.get(INDEX_NAME, raw), {"applied": change.summary()},
                    f"applied: {change.description}", extra)
@@ -179,7 +186,8 @@ def run_merge(args: argparse.Namespace) -> int:
 def run_archive(args: argparse.Namespace) -> int:
     _check_arguments(args)
     store, raw, index = _open(args)
-    change = archive.plan_archive(store.memory_dir, index, args.ids, today=args.date or date.today())
+    change = archive.plan_archive(store.memory_dir, index, args.ids, today=args.date or date.today(),
+                                  drop_empty_sections=args.drop_empty_section)
     return _apply(args, store, raw, change)
 
 

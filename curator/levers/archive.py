@@ -3,8 +3,13 @@
 ARCHIVE.md sits beside MEMORY.md, so an archived entry's relative links still resolve and its
 detail files stay reachable (the pointer graph treats ARCHIVE.md as a root). It is created on first
 need with a short header; entries go under the same section heading they had in the index, each
-stamped ``· archived YYYY-MM-DD`` at the end of its first line. Restore removes the stamp and puts
-the entry back at the end of its section (a heading left empty in ARCHIVE.md goes too).
+stamped ``· archived YYYY-MM-DD`` at the end of its first line, followed by where it sat: the ids of
+the entries just before and after it in its section (``· after 1a2b3c · before 4d5e6f``). Restore
+removes the stamp and puts the entry back right after that earlier neighbour if it is still there,
+else right before the later one, else (and for stamps without the record) at the end of its section;
+a heading left empty in ARCHIVE.md goes too. Archiving every entry of a section reports the section
+as emptied; asked to, it drops the heading as well and the stamp says so (``· heading dropped before
+<id of the next heading>``), so restore re-creates the heading where it stood.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ from rapidfuzz import fuzz, process, utils
 
 from curator.change import Change, digest
 from curator.errors import InputError
-from curator.index_model import BOM, Entry, HotIndex, parse_index
+from curator.index_model import BOM, Entry, HotIndex, Section, entry_id, parse_index
 from curator.levers.relink import move_bytes
 from curator.levers.text import content_end, entries_by_id, entry_source, entry_start, read_optional
 from curator.pointers import check_pointers
@@ -27,7 +32,12 @@ from curator.pointers import check_pointers
 INDEX_NAME = "MEMORY.md"
 ARCHIVE_NAME = "ARCHIVE.md"
 UNSECTIONED = "Unsectioned"  # archive heading for entries that sat above the index's first heading
-STAMP = re.compile(r" · archived \d{4}-\d{2}-\d{2}(?=\s*\|?\r?\n?$)")  # (in a row: before the last pipe)
+_ID = r"[0-9a-f]{6}(?:-\d+)?"
+STAMP = re.compile(  # (in a row: before the last pipe)
+    rf" · archived (?P<day>\d{{4}}-\d{{2}}-\d{{2}})(?: · after (?P<after>{_ID}))?(?: · before (?P<before>{_ID}))?"
+    rf"(?P<dropped> · heading dropped(?: before (?P<next_heading>{_ID}))?)?"
+    r"(?=\s*\|?\r?\n?$)"
+)
 SEARCH_CUTOFF = 50
 
 ARCHIVE_HEADER = (
@@ -105,14 +115,77 @@ def _insert_under(doc: HotIndex, heading: str, level: int, block: bytes) -> tupl
     return len(doc.raw), lead + title + nl + block
 
 
-def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: date) -> Change:
+def _neighbours(index: HotIndex) -> dict[str, tuple[str | None, str | None]]:
+    """entry id -> (id of the entry before it, id of the entry after it) within its section."""
+    out: dict[str, tuple[str | None, str | None]] = {}
+    for section in index.sections:
+        ids = section.entry_ids
+        for i, entry_id in enumerate(ids):
+            out[entry_id] = (ids[i - 1] if i else None, ids[i + 1] if i + 1 < len(ids) else None)
+    return out
+
+
+def _stamp(today: date, after: str | None, before: str | None, dropped: tuple[str | None] | None) -> bytes:
+    """``dropped``: None if the heading stays, else (id of the heading that followed it or None)."""
+    text = (f" · archived {today.isoformat()}" + (f" · after {after}" if after else "")
+            + (f" · before {before}" if before else ""))
+    if dropped is not None:
+        text += " · heading dropped" + (f" before {dropped[0]}" if dropped[0] else "")
+    return text.encode()
+
+
+def heading_id(heading: str) -> str:
+    """Six hex digits naming a heading in a stamp (the same whitespace-blind digest entry ids use)."""
+    return entry_id("", heading, {})
+
+
+def emptied_sections(index: HotIndex, entry_ids) -> list[Section]:
+    """Sections with a heading that archiving ``entry_ids`` leaves with nothing but blank lines and
+    the heads of tables whose rows all go."""
+    going = set(entry_ids)
+    out = []
+    for section in index.sections:
+        if section.level == 0 or not section.entry_ids or not set(section.entry_ids) <= going:
+            continue
+        kept = set(range(section.start + 1, section.end))
+        for entry_id_ in section.entry_ids:
+            entry = index.entry(entry_id_)
+            kept -= set(range(entry.line - 1, entry.end_line))
+        for block in index.blocks:
+            if block.kind == "table" and section.start < block.start < section.end:
+                kept -= set(range(block.start, block.start + 2))
+        if all(index.lines[i].is_blank for i in kept):
+            out.append(section)
+    return out
+
+
+def _dropped_span(index: HotIndex, section: Section) -> tuple[int, int]:
+    """Byte range that removes ``section`` from its heading on; the last section of the file also
+    takes the blank line before its heading, so the file does not end in a blank line."""
+    first = section.start
+    if section.end == len(index.lines) and first > 0 and index.lines[first - 1].is_blank:
+        first -= 1
+    last = index.lines[section.end - 1]
+    return max(index.lines[first].offset, len(BOM) if index.has_bom else 0), last.offset + len(last.raw)
+
+
+def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: date,
+                 drop_empty_sections: bool = False) -> Change:
+    """``drop_empty_sections``: also remove the heading of a section the archive leaves empty
+    (``Change.emptied_sections`` names those sections either way)."""
     entries = entries_by_id(index, entry_ids)
     if not entries:
         raise InputError("name at least one entry to archive", path=INDEX_NAME)
     old_archive = read_optional(Path(memory_dir), ARCHIVE_NAME)
     archive_raw = old_archive if old_archive is not None else ARCHIVE_HEADER.encode().replace(b"\n", index.newline)
     archive = parse_index(archive_raw)
-    stamp = f" · archived {today.isoformat()}".encode()
+    neighbours = _neighbours(index)
+    emptied = emptied_sections(index, [e.id for e in entries])
+    dropped: dict[str, tuple[str | None]] = {}  # heading -> (id of the next heading or None)
+    if drop_empty_sections:
+        for section in emptied:
+            later = [s for s in index.sections if s.start >= section.end]
+            dropped[section.heading] = (heading_id(later[0].heading) if later else None,)
 
     levels = {s.heading: s.level for s in index.sections}
     moving: dict[str, list[tuple[bytes, bytes]]] = {}  # section -> (entry bytes, table head or b"")
@@ -124,6 +197,7 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
         if entry.kind == "row" and raw[:cut].rstrip().endswith(b"|"):  # the stamp goes inside the last cell
             cut = raw[:cut].rstrip().rfind(b"|")
             cut -= len(raw[:cut]) - len(raw[:cut].rstrip())
+        stamp = _stamp(today, *neighbours.get(entry.id, (None, None)), dropped.get(entry.section))
         moved = move_bytes(raw[:cut] + stamp + raw[cut:], INDEX_NAME, ARCHIVE_NAME)
         moving.setdefault(entry.section, []).append((_with_newline(moved, index.newline), table_head(index, entry)))
 
@@ -141,7 +215,9 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
             tail = parse_index(tail.raw + data)
     new_archive = archive.splice([(at, at, data) for at, data in edits]) + appended
 
-    new_index = index.splice([(entry_start(index, e), e.end_offset, b"") for e in entries])
+    cuts = [(entry_start(index, e), e.end_offset, b"") for e in entries if e.section not in dropped]
+    cuts += [(*_dropped_span(index, s), b"") for s in emptied if s.heading in dropped]
+    new_index = index.splice(sorted(cuts))
     files = {INDEX_NAME: new_index, ARCHIVE_NAME: new_archive}
     return Change(
         description=f"archive {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} ({', '.join(e.id for e in entries)})",
@@ -151,6 +227,7 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
         warnings=tuple(_pointer_warnings(memory_dir, index, files)),
         kind="archive",
         base={INDEX_NAME: digest(index.raw), ARCHIVE_NAME: digest(old_archive)},
+        emptied_sections=tuple(s.heading for s in emptied),
     )
 
 
@@ -167,7 +244,9 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
     start = entry_start(archive, entry)
     raw = archive.raw[start : entry.end_offset]
     cut = content_end(archive, entry.line) - start
-    restored = STAMP.sub("", raw[:cut].decode("utf-8"), count=1).encode("utf-8") + raw[cut:]
+    first_line = raw[:cut].decode("utf-8")
+    found = STAMP.search(first_line)
+    restored = STAMP.sub("", first_line, count=1).encode("utf-8") + raw[cut:]
     restored = _with_newline(move_bytes(restored, ARCHIVE_NAME, INDEX_NAME), index.newline)
 
     # A table left without rows goes with its last row (and the blank line before it).
@@ -193,7 +272,12 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
     level = section.level if section is not None else 2
     if heading == UNSECTIONED and index.section_named(UNSECTIONED) is None:
         heading = ""  # it sat above the first heading: put it back at the end of the top part
-    if heading:
+    place = _old_place(index, archive, entry, found, restored)
+    if place is None and heading and index.section_named(heading) is None:
+        place = _old_heading_place(index, archive, entry, found, heading, level, restored)
+    if place is not None:
+        at, data = place
+    elif heading:
         at, data = _insert_under(index, heading, level, section_block(index, heading, [(restored, table_head(archive, entry))]))
     else:
         at, data = _top_insert(index, restored)
@@ -208,6 +292,47 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
         kind="restore",
         base={INDEX_NAME: digest(index.raw), ARCHIVE_NAME: digest(archive_raw)},
     )
+
+
+def _old_place(index: HotIndex, archive: HotIndex, entry: Entry, found, restored: bytes) -> tuple[int, bytes] | None:
+    """(offset, bytes) that put the entry back beside the neighbour its stamp names, or None.
+    A neighbour counts only if it is still in the index and of the same kind (a row: of the same
+    table), so the entry lands where it is still the same kind of entry."""
+    if found is None:
+        return None
+    head = table_head(archive, entry)
+
+    def fits(entry_id: str | None) -> Entry | None:
+        if not entry_id or not index.has_entry(entry_id):
+            return None
+        other = index.entry(entry_id)
+        same = other.kind == entry.kind and (entry.kind != "row" or table_head(index, other) == head)
+        return other if same else None
+
+    after, before = fits(found.group("after")), fits(found.group("before"))
+    if after is not None:
+        if after.end_offset == len(index.raw) and not index.raw.endswith(b"\n"):
+            return after.end_offset, index.newline + restored
+        return after.end_offset, restored
+    if before is not None:
+        return entry_start(index, before), restored
+    return None
+
+
+def _old_heading_place(index: HotIndex, archive: HotIndex, entry: Entry, found, heading: str, level: int,
+                       restored: bytes) -> tuple[int, bytes] | None:
+    """(offset, bytes) that re-create a dropped heading, with the entry under it, before the
+    heading that followed it (None: not recorded, or that heading is gone too)."""
+    wanted = found.group("next_heading") if found is not None else None
+    following = next((s for s in index.sections if s.level > 0 and heading_id(s.heading) == wanted), None)
+    if following is None:
+        return None
+    nl = index.newline
+    title = ("#" * max(level, 2) + " " + heading).encode("utf-8") + nl
+    head = table_head(archive, entry)
+    if head:  # a table sits after a blank line under its heading
+        title += nl + (head if head.endswith(b"\n") else head + nl)
+    return index.lines[following.start].offset, title + restored + nl
 
 
 def _top_insert(index: HotIndex, block: bytes) -> tuple[int, bytes]:
@@ -246,5 +371,5 @@ def search_archive(memory_dir: str | Path, query: str, *, limit: int = 20) -> li
         entry = entries[i]
         stamp = STAMP.search(entry.text.partition("\n")[0])
         hits.append(Hit(entry.id, entry.section, entry.line, round(score, 1), entry.text,
-                        stamp.group(0).rsplit(" ", 1)[1] if stamp else ""))
+                        stamp.group("day") if stamp else ""))
     return hits
