@@ -5,10 +5,28 @@ identical bytes for any input: CRLF, a BOM, no final newline, tabs, trailing spa
 bytes that are not UTF-8. Structure is read from markdown-it's block tokens, so a ``#`` inside a code
 fence is never a heading and a ``-`` inside one is never an entry.
 
-An *entry* is a top-level list item: its first line and every continuation line (nested bullets,
-lazy lines) up to the next item or block. Trailing blank lines are not part of it. Where the index
-is a table, each body row of a top-level table is an entry too (``kind == "row"``); the header and
-delimiter rows stay with the table, so the levers act on rows and the table keeps its head.
+An *entry* is one thing the bearer wrote down, in whichever of the shapes people write memory in:
+
+- ``kind == "item"``: a top-level list item: its first line and every continuation line (nested
+  bullets, lazy lines) up to the next item or block.
+- ``kind == "row"``: a body row of a top-level table (where the index is a table); the header and
+  delimiter rows stay with the table, so the levers act on rows and the table keeps its head.
+- ``kind == "paragraph"``: a standalone top-level paragraph under a heading (all its lines).
+- ``kind == "hermes"``: a block of a Hermes memory file, where entries are separated by lines that
+  hold only ``§`` (markdown sees them as one paragraph): each run of lines between two such lines.
+  The ``§`` lines themselves belong to no entry; a lever that removes a block takes one with it.
+
+Trailing blank lines are not part of an entry. Two kinds of paragraph are *not* entries:
+
+- the *preamble* before a file's first heading, when the file has headings: that prose is the
+  file's header (a title written as text, a note on how it loads, the template's cap header when it
+  is written as prose), never a memory to archive or merge. A file with no heading at all is all
+  memory, so there every paragraph is an entry. (``§`` blocks are entries wherever they are.)
+- a paragraph (or the part of a ``§`` paragraph before its first ``§``) with no letter or digit:
+  a rule drawn in box characters (``══════``) says nothing.
+
+The template's header is a heading and a blockquote, and its identity lines are list items in the
+section the levers protect by name (``curator.levers.merge.IDENTITY_SECTION``): neither changes here.
 """
 
 from __future__ import annotations
@@ -23,6 +41,8 @@ from curator.markdown import Link
 
 BOM = b"\xef\xbb\xbf"
 LIST_MARKER = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)")
+SECTION_SIGN = "§"  # alone on a line, it separates the entries of a Hermes memory file
+_WORD = re.compile(r"\w")
 
 
 @dataclass(frozen=True)
@@ -49,7 +69,7 @@ class Entry:
     nbytes: int  # bytes on disk, line endings included
     text: str  # the entry's lines, verbatim (marker included), joined with '\n'
     pointers: tuple[Link, ...] = ()
-    kind: str = "item"  # "item" (a top-level list item) or "row" (a body row of a top-level table)
+    kind: str = "item"  # "item" | "row" | "paragraph" | "hermes" (see the module's docstring)
 
     @property
     def end_offset(self) -> int:
@@ -192,6 +212,25 @@ def entry_id(section: str, body: str, seen: dict[str, int]) -> str:
     return base if count == 1 else f"{base}-{count}"
 
 
+def is_section_sign(line: Line) -> bool:
+    return line.text.strip() == SECTION_SIGN
+
+
+def paragraph_entries(lines: tuple[Line, ...], start: int, end: int, *, preamble: bool) -> list[tuple[int, int, str]]:
+    """The entries of the top-level paragraph on lines [start, end): its ``§`` blocks if a line of
+    it is a lone ``§``, else the paragraph itself (unless it is preamble); none that say nothing."""
+    end = min(end, len(lines))
+    signs = [i for i in range(start, end) if is_section_sign(lines[i])]
+    if not signs:
+        said = any(_WORD.search(lines[i].text) for i in range(start, end))
+        return [(start, end, "paragraph")] if said and not preamble else []
+    out = []
+    for first, stop in zip([start] + [i + 1 for i in signs], signs + [end]):
+        if first < stop and any(_WORD.search(lines[i].text) for i in range(first, stop)):
+            out.append((first, stop, "hermes"))
+    return out
+
+
 def parse_index(raw: bytes) -> HotIndex:
     lines, errors = split_lines(raw)
     text = "\n".join(line.text for line in lines) + ("\n" if lines else "")
@@ -200,7 +239,8 @@ def parse_index(raw: bytes) -> HotIndex:
     headings = tuple(markdown.headings_in_tokens(tokens))
 
     blocks: list[Block] = []
-    items: list[tuple[int, int, str]] = []  # 0-based [start, end) of top-level list items and table rows
+    items: list[tuple[int, int, str]] = []  # 0-based [start, end) of every entry, in file order
+    first_heading = min((line - 1 for _level, _title, line in headings), default=None)
     in_body = False
     for index, token in enumerate(tokens):
         if token.type in ("tbody_open", "tbody_close") and token.level == 1:
@@ -226,6 +266,8 @@ def parse_index(raw: bytes) -> HotIndex:
         }.get(token.type, token.type)
         if kind != "list":
             blocks.append(Block(kind, start, end))
+        if kind == "paragraph":
+            items += paragraph_entries(lines, start, end, preamble=first_heading is not None and start < first_heading)
 
     heading_at = {line - 1: (level, title) for level, title, line in headings}
     # Sections: the preamble, then one per heading.

@@ -12,6 +12,8 @@ from curator.errors import InputError
 from curator.index_model import parse_index
 from curator.levers.archive import plan_archive
 from curator.levers.merge import MergeRefused, find_candidates, plan_merge
+from curator.levers.placement import removal_span
+from curator.levers.text import entry_start
 from curator.levers.trim import suggestions
 
 CORPUS = Path("/work/shared/corpus")
@@ -44,7 +46,11 @@ def test_levers_on_real_files(source: Path, tmp_path: Path):
 
     first = index.entries[0]
     change = plan_archive(memory, index, [first.id], today=date(2026, 11, 29))
-    assert change.files["MEMORY.md"] == raw[: first.offset] + raw[first.end_offset :]
+    start, end = removal_span(index, first)  # a paragraph or a § block takes its separator with it
+    assert change.files["MEMORY.md"] == raw[:start] + raw[end:]
+    begin = entry_start(index, first)
+    assert start <= begin and first.end_offset <= end
+    assert (raw[start:begin] + raw[first.end_offset : end]).strip(b"\r\n") in (b"", "§".encode())
     assert b"archived 2026-11-29" in change.files["ARCHIVE.md"]
 
     for suggestion in suggestions(memory, index, threshold_bytes=150, top=3):

@@ -25,6 +25,20 @@ from rapidfuzz import fuzz, process, utils
 from curator.change import Change, digest
 from curator.errors import InputError
 from curator.index_model import BOM, Entry, HotIndex, Section, entry_id, parse_index
+from curator.levers.placement import (
+    SPACED,
+    Cut,
+    kinds_around,
+    line_kinds,
+    lines_between,
+    parting,
+    placed,
+    removal_cuts,
+    removal_spans,
+    separated,
+    skip_lines,
+    with_separators,
+)
 from curator.levers.relink import move_bytes
 from curator.levers.text import content_end, entries_by_id, entry_source, entry_start, read_optional
 from curator.pointers import check_pointers
@@ -35,6 +49,7 @@ UNSECTIONED = "Unsectioned"  # archive heading for entries that sat above the in
 _ID = r"[0-9a-f]{6}(?:-\d+)?"
 STAMP = re.compile(  # (in a row: before the last pipe)
     rf" · archived (?P<day>\d{{4}}-\d{{2}}-\d{{2}})(?: · after (?P<after>{_ID}))?(?: · before (?P<before>{_ID}))?"
+    r"(?: · cut (?P<gap_after>\d+):(?P<gap_before>\d+):(?P<sep_above>[-b§])(?P<sep_below>[-b§]))?"
     rf"(?P<dropped> · heading dropped(?: before (?P<next_heading>{_ID}))?)?"
     r"(?=\s*\|?\r?\n?$)"
 )
@@ -73,11 +88,15 @@ def table_head(doc: HotIndex, entry: Entry) -> bytes:
     return b""
 
 
-def section_block(doc: HotIndex, heading: str, parts: list[tuple[bytes, bytes]]) -> bytes:
-    """The bytes that append ``parts`` (entry bytes, table head) at the end of ``heading`` in ``doc``:
-    a row that does not follow a row of the same table gets that table's head (after a blank line
-    when something comes before it), and a list item after a row gets a blank line first, so every
-    moved entry is still an entry where it lands."""
+Part = tuple[bytes, bytes, str]  # an entry's bytes, its table's head (b"" unless a row), its kind
+
+
+def section_block(doc: HotIndex, heading: str, parts: list[Part], below: str | None = None) -> bytes:
+    """The bytes that append ``parts`` at the end of ``heading`` in ``doc``: a row that does not
+    follow a row of the same table gets that table's head (after a blank line when something comes
+    before it), and any other entry gets what parts it from the block above it (a blank line, a
+    ``§`` line: ``curator.levers.placement``), so every moved entry is still an entry where it lands.
+    ``below``: the kind of line the block will sit above."""
     nl = doc.newline
     section = doc.section_named(heading) if heading else None
     previous = None  # (kind, head) of what the block follows
@@ -85,16 +104,26 @@ def section_block(doc: HotIndex, heading: str, parts: list[tuple[bytes, bytes]])
         last = doc.entry(section.entry_ids[-1])
         previous = (last.kind, table_head(doc, last))
     out = b""
-    for data, head in parts:
-        kind = "row" if head else "item"
+    for n, (data, head, kind) in enumerate(parts):
         head = head if head.endswith(b"\n") or not head else head + nl
-        if kind == "row" and previous != ("row", head):
-            out += (nl if previous is not None else b"") + head
-        elif kind == "item" and previous is not None and previous[0] == "row":
-            out += nl
+        if kind == "row":
+            if previous != ("row", head):
+                out += (nl if previous is not None else b"") + head
+        else:
+            out += parting(nl, previous[0] if previous else "heading", below if n == 0 else None, kind)[0]
         out += data
         previous = (kind, head)
     return out
+
+
+def append_to_section(doc: HotIndex, heading: str, level: int, parts: list[Part]) -> tuple[int, bytes]:
+    """(offset, bytes) that put ``parts`` at the end of section ``heading`` (created at the end),
+    with what parts them from the block below them too."""
+    at, _ = _insert_under(doc, heading, level, b"")
+    below = kinds_around(doc, line_kinds(doc), at)[1] if doc.section_named(heading) is not None else None
+    at, data = _insert_under(doc, heading, level, section_block(doc, heading, parts, below))
+    above = parts[-2][2] if len(parts) > 1 else None
+    return at, data + parting(doc.newline, above, below, parts[-1][2])[1]
 
 
 def _insert_under(doc: HotIndex, heading: str, level: int, block: bytes) -> tuple[int, bytes]:
@@ -125,10 +154,12 @@ def _neighbours(index: HotIndex) -> dict[str, tuple[str | None, str | None]]:
     return out
 
 
-def _stamp(today: date, after: str | None, before: str | None, dropped: tuple[str | None] | None) -> bytes:
-    """``dropped``: None if the heading stays, else (id of the heading that followed it or None)."""
+def _stamp(today: date, after: str | None, before: str | None, dropped: tuple[str | None] | None,
+           cut: str = "") -> bytes:
+    """``dropped``: None if the heading stays, else (id of the heading that followed it or None).
+    ``cut``: for a paragraph or a § block, how it sat (``curator.levers.placement``)."""
     text = (f" · archived {today.isoformat()}" + (f" · after {after}" if after else "")
-            + (f" · before {before}" if before else ""))
+            + (f" · before {before}" if before else "") + (f" · cut {cut}" if cut else ""))
     if dropped is not None:
         text += " · heading dropped" + (f" before {dropped[0]}" if dropped[0] else "")
     return text.encode()
@@ -147,10 +178,9 @@ def emptied_sections(index: HotIndex, entry_ids) -> list[Section]:
     for section in index.sections:
         if section.level == 0 or not section.entry_ids or not set(section.entry_ids) <= going:
             continue
-        kept = set(range(section.start + 1, section.end))
-        for entry_id_ in section.entry_ids:
-            entry = index.entry(entry_id_)
-            kept -= set(range(entry.line - 1, entry.end_line))
+        spans = removal_spans(index, [index.entry(i) for i in section.entry_ids])  # separators go too
+        kept = {i for i in range(section.start + 1, section.end)
+                if not any(start <= index.lines[i].offset < end for start, end in spans)}
         for block in index.blocks:
             if block.kind == "table" and section.start < block.start < section.end:
                 kept -= set(range(block.start, block.start + 2))
@@ -188,7 +218,8 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
             dropped[section.heading] = (heading_id(later[0].heading) if later else None,)
 
     levels = {s.heading: s.level for s in index.sections}
-    moving: dict[str, list[tuple[bytes, bytes]]] = {}  # section -> (entry bytes, table head or b"")
+    moving: dict[str, list[Part]] = {}  # section -> the entries that go there
+    cuts = {cut.entry.id: cut for cut in removal_cuts(index, [e for e in entries if e.section not in dropped])}
     for entry in sorted(entries, key=lambda e: e.offset):
         entry_source(index, entry)  # refuses an entry with bytes that are not UTF-8
         start = entry_start(index, entry)  # the file's BOM stays with the file
@@ -197,27 +228,28 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
         if entry.kind == "row" and raw[:cut].rstrip().endswith(b"|"):  # the stamp goes inside the last cell
             cut = raw[:cut].rstrip().rfind(b"|")
             cut -= len(raw[:cut]) - len(raw[:cut].rstrip())
-        stamp = _stamp(today, *neighbours.get(entry.id, (None, None)), dropped.get(entry.section))
+        after, before = neighbours.get(entry.id, (None, None))
+        stamp = _stamp(today, after, before, dropped.get(entry.section), _cut_record(index, cuts.get(entry.id), after, before))
         moved = move_bytes(raw[:cut] + stamp + raw[cut:], INDEX_NAME, ARCHIVE_NAME)
-        moving.setdefault(entry.section, []).append((_with_newline(moved, index.newline), table_head(index, entry)))
+        moving.setdefault(entry.section, []).append(
+            (_with_newline(moved, index.newline), table_head(index, entry), entry.kind))
 
     # Sections already in ARCHIVE.md get their block spliced in; new ones are appended in order.
     edits, appended = [], b""
     for heading, parts in moving.items():
         if heading and archive.section_named(heading) is not None:
-            block = section_block(archive, heading, parts)
-            edits.append(_insert_under(archive, heading, levels.get(heading, 2), block))
+            edits.append(append_to_section(archive, heading, levels.get(heading, 2), parts))
     tail = parse_index(archive_raw)
     for heading, parts in moving.items():
         if not (heading and archive.section_named(heading) is not None):
-            at, data = _insert_under(tail, heading, levels.get(heading, 2), section_block(tail, heading, parts))
+            at, data = append_to_section(tail, heading, levels.get(heading, 2), parts)
             appended += data
             tail = parse_index(tail.raw + data)
     new_archive = archive.splice([(at, at, data) for at, data in edits]) + appended
 
-    cuts = [(entry_start(index, e), e.end_offset, b"") for e in entries if e.section not in dropped]
-    cuts += [(*_dropped_span(index, s), b"") for s in emptied if s.heading in dropped]
-    new_index = index.splice(sorted(cuts))
+    spans = removal_spans(index, [e for e in entries if e.section not in dropped])
+    spans += [_dropped_span(index, s) for s in emptied if s.heading in dropped]
+    new_index = index.splice([(start, end, b"") for start, end in _union(spans)])
     files = {INDEX_NAME: new_index, ARCHIVE_NAME: new_archive}
     return Change(
         description=f"archive {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} ({', '.join(e.id for e in entries)})",
@@ -229,6 +261,44 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
         base={INDEX_NAME: digest(index.raw), ARCHIVE_NAME: digest(old_archive)},
         emptied_sections=tuple(s.heading for s in emptied),
     )
+
+
+def _cut_record(index: HotIndex, cut: Cut | None, after: str | None, before: str | None) -> str:
+    """``gap_after:gap_before:AB`` for a paragraph or § block: the lines between the entry before it
+    and its cut, between its cut and the entry after it, and the separator lines the cut took above
+    and below it ('b' blank, '§', '-' none), so restore puts the same bytes back at the same place."""
+    if cut is None:
+        return ""
+    kinds = {index.entry(i).kind for i in (after, before) if i}
+    if cut.entry.kind not in SPACED and kinds <= {cut.entry.kind}:
+        return ""  # an item among items, a row among rows: beside its neighbour is where it was
+    heading = _heading_end(index, cut.entry)
+    if after:
+        gap_after = lines_between(index, index.entry(after).end_offset, cut.start)
+    else:  # it came first in its section: count from the heading (from the top, above every heading)
+        gap_after = lines_between(index, heading if heading is not None else 0, cut.start)
+    gap_before = lines_between(index, cut.end, entry_start(index, index.entry(before))) if before else 0
+    return f"{gap_after}:{gap_before}:{cut.above or '-'}{cut.below or '-'}"
+
+
+def _heading_end(index: HotIndex, entry: Entry) -> int | None:
+    """The offset just after the heading line of the entry's section (None: above every heading)."""
+    section = index.section_named(entry.section) if entry.section else None
+    if section is None or section.level == 0:
+        return None
+    line = index.lines[section.start]
+    return line.offset + len(line.raw)
+
+
+def _union(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Byte ranges merged where they overlap (an entry's separator may touch a dropped section)."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(end, out[-1][1]))
+        else:
+            out.append((start, end))
+    return out
 
 
 def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str) -> Change:
@@ -249,8 +319,9 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
     restored = STAMP.sub("", first_line, count=1).encode("utf-8") + raw[cut:]
     restored = _with_newline(move_bytes(restored, ARCHIVE_NAME, INDEX_NAME), index.newline)
 
-    # A table left without rows goes with its last row (and the blank line before it).
-    end = entry.end_offset
+    # The entry leaves with its separator (a blank line, a § line); a table left without rows goes
+    # with its last row (and the blank line before it).
+    start, end = removal_spans(archive, [entry])[0]
     table = next((b for b in archive.blocks if b.kind == "table" and b.start < entry.line - 1 < b.end), None)
     head_lines: set[int] = set()
     if entry.kind == "row" and table is not None and table.end - table.start == 3:
@@ -263,7 +334,7 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
         at_end = section.end == len(archive.lines)  # then the blank line before the heading goes too
         first = section.start - 1 if at_end and archive.lines[section.start - 1].is_blank else section.start
         body = [line for line in archive.lines[section.start + 1 : section.end] if not line.is_blank]
-        if all(entry.line <= line.number <= entry.end_line or line.number in head_lines for line in body):
+        if all(start <= line.offset < end or line.number in head_lines for line in body):
             start = max(archive.lines[first].offset, len(BOM) if archive.has_bom else 0)
             end = archive.lines[section.end - 1].offset + len(archive.lines[section.end - 1].raw)
     new_archive = archive.splice([(start, end, b"")])
@@ -278,9 +349,9 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
     if place is not None:
         at, data = place
     elif heading:
-        at, data = _insert_under(index, heading, level, section_block(index, heading, [(restored, table_head(archive, entry))]))
+        at, data = append_to_section(index, heading, level, [(restored, table_head(archive, entry), entry.kind)])
     else:
-        at, data = _top_insert(index, restored)
+        at, data = _top_insert(index, restored, entry.kind)
     new_index = index.splice([(at, at, data)])
     files = {INDEX_NAME: new_index, ARCHIVE_NAME: new_archive}
     return Change(
@@ -296,27 +367,54 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
 
 def _old_place(index: HotIndex, archive: HotIndex, entry: Entry, found, restored: bytes) -> tuple[int, bytes] | None:
     """(offset, bytes) that put the entry back beside the neighbour its stamp names, or None.
-    A neighbour counts only if it is still in the index and of the same kind (a row: of the same
-    table), so the entry lands where it is still the same kind of entry."""
+    A neighbour of the same kind (a row: of the same table) comes first; a row lands only beside a
+    row of its table, any other entry beside any other entry that is not a row (with what parts
+    them), so the entry lands where it is still the same kind of entry."""
     if found is None:
         return None
     head = table_head(archive, entry)
 
-    def fits(entry_id: str | None) -> Entry | None:
+    def fits(entry_id: str | None, same_kind: bool) -> Entry | None:
         if not entry_id or not index.has_entry(entry_id):
             return None
         other = index.entry(entry_id)
-        same = other.kind == entry.kind and (entry.kind != "row" or table_head(index, other) == head)
+        if entry.kind == "row" or other.kind == "row":
+            same = other.kind == entry.kind and table_head(index, other) == head
+        else:
+            same = other.kind == entry.kind or not same_kind
         return other if same else None
 
-    after, before = fits(found.group("after")), fits(found.group("before"))
-    if after is not None:
-        if after.end_offset == len(index.raw) and not index.raw.endswith(b"\n"):
-            return after.end_offset, index.newline + restored
-        return after.end_offset, restored
-    if before is not None:
-        return entry_start(index, before), restored
+    if found.group("sep_above") is not None:
+        return _recorded_place(index, entry, found, restored, fits(found.group("after"), False),
+                               fits(found.group("before"), False))
+    for same_kind in (True, False):
+        after, before = fits(found.group("after"), same_kind), fits(found.group("before"), same_kind)
+        if after is not None:
+            return after.end_offset, placed(index, after.end_offset, entry.kind, restored)
+        if before is not None:
+            at = entry_start(index, before)
+            return at, placed(index, at, entry.kind, restored)
     return None
+
+
+def _recorded_place(index: HotIndex, entry: Entry, found, restored: bytes, after: Entry | None,
+                    before: Entry | None) -> tuple[int, bytes] | None:
+    """(offset, bytes) from a stamp that records its cut: the same separator lines, as many lines
+    after the entry before it (or after its heading, if it came first) or before the entry after it."""
+    data = with_separators(index.newline, found.group("sep_above").strip("-"), found.group("sep_below").strip("-"),
+                           restored)
+    heading = _heading_end(index, entry) if entry.section != UNSECTIONED else None
+    if after is not None:
+        at = skip_lines(index, after.end_offset, int(found.group("gap_after")))
+    elif not found.group("after") and heading is not None:  # it came first in its section
+        at = skip_lines(index, heading, int(found.group("gap_after")))
+    elif not found.group("after") and entry.section == UNSECTIONED and index.section_named(UNSECTIONED) is None:
+        at = skip_lines(index, len(BOM) if index.has_bom else 0, int(found.group("gap_after")))  # first on top
+    elif before is not None:
+        at = skip_lines(index, entry_start(index, before), int(found.group("gap_before")), back=True)
+    else:
+        return None
+    return at, placed(index, at, entry.kind, data, as_cut=True)
 
 
 def _old_heading_place(index: HotIndex, archive: HotIndex, entry: Entry, found, heading: str, level: int,
@@ -332,14 +430,17 @@ def _old_heading_place(index: HotIndex, archive: HotIndex, entry: Entry, found, 
     head = table_head(archive, entry)
     if head:  # a table sits after a blank line under its heading
         title += nl + (head if head.endswith(b"\n") else head + nl)
-    return index.lines[following.start].offset, title + restored + nl
+        return index.lines[following.start].offset, title + restored + nl
+    return index.lines[following.start].offset, title + separated(nl, "heading", None, entry.kind, restored) + nl
 
 
-def _top_insert(index: HotIndex, block: bytes) -> tuple[int, bytes]:
+def _top_insert(index: HotIndex, block: bytes, kind: str = "item") -> tuple[int, bytes]:
     top = index.sections[0] if index.sections and index.sections[0].level == 0 else None
     if top is not None and top.entry_ids:
-        return index.entry(top.entry_ids[-1]).end_offset, block
-    return (len(BOM) if index.has_bom else 0), block  # after the file's BOM, never before it
+        at = index.entry(top.entry_ids[-1]).end_offset
+    else:
+        at = len(BOM) if index.has_bom else 0  # after the file's BOM, never before it
+    return at, placed(index, at, kind, block)
 
 
 def _pointer_warnings(memory_dir, index: HotIndex, files: dict[str, bytes]) -> list[str]:

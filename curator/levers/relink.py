@@ -73,6 +73,8 @@ def rebase(destination: str, from_file: str, to_file: str) -> str:
     if target == to_file and not question and hash_mark:
         return hash_mark + fragment  # back home: a plain anchor again
     relative = posixpath.relpath(target, posixpath.dirname(to_file) or ".")
+    if path and relative == posixpath.normpath(path):
+        return destination  # it reads the same from there: keep it as written (``dir/``, ``./x.md``)
     return relative + suffix
 
 

@@ -1,0 +1,186 @@
+"""Where an entry's bytes begin and end when a lever takes it out of a file, and what separates it
+from its neighbours when a lever puts it into one, so both files keep the blocks they had.
+
+A list item or a table row is its own lines. A paragraph needs a blank line between it and any
+other block (glued under a list item it would become that item's lazy continuation; glued to
+another paragraph, one paragraph): taken out, it takes one blank line with it (the one after it, or
+else the one before it); put in, it gets a
+blank line on each side that touches another block (and before a heading below it). A ``§`` block of a Hermes file takes one ``§``
+line with it (the one before it, or after it for the first block) and gets one back on the side
+where another block is. These are inverses on the usual layout (one blank line between blocks), so
+archive then restore gives back the same bytes. At the end of a file without a final line ending,
+the line ending before the entry goes with it, and an entry put there gets one before it and none
+after: the file still ends the way it did.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from curator.index_model import BOM, SECTION_SIGN, Entry, HotIndex, is_section_sign
+
+SPACED = ("paragraph", "hermes")  # kinds that a blank line must part from other blocks
+
+
+def _ending(raw: bytes) -> bytes:
+    return raw[len(raw.rstrip(b"\r\n")):]
+
+
+def line_kinds(index: HotIndex) -> list[str]:
+    """What each line is, for placing: an entry kind, 'blank', 'heading', 'sign' (a lone ``§``),
+    or 'other' (any other block: a quote, code, a table head, …)."""
+    kinds = ["blank" if line.is_blank else "other" for line in index.lines]
+    for _level, _text, line in index.headings:
+        kinds[line - 1] = "heading"
+    for i, line in enumerate(index.lines):
+        if kinds[i] == "other" and is_section_sign(line):
+            kinds[i] = "sign"
+    for entry in index.entries:
+        for i in range(entry.line - 1, entry.end_line):
+            kinds[i] = entry.kind
+    return kinds
+
+
+def needs_blank(above: str | None, below: str | None) -> bool:
+    """A blank line must part a block of kind ``above`` from one of kind ``below`` below it."""
+    if above in (None, "blank", "heading") or below in (None, "blank", "heading"):
+        return False
+    if above in SPACED or below in SPACED:  # a paragraph runs into whatever touches it
+        return not {above, below} <= {"hermes", "sign"}
+    return {above, below} == {"item", "row"}  # a row under an item is its lazy line, and back
+
+
+@dataclass(frozen=True)
+class Cut:
+    """What removing one entry takes: bytes [start, end), and the separator lines in it beside the
+    entry ('' none, 'b' a blank line, '§' a lone § line), above and below it."""
+
+    entry: Entry
+    start: int
+    end: int
+    above: str = ""
+    below: str = ""
+
+
+def removal_cuts(index: HotIndex, entries: list[Entry]) -> list[Cut]:
+    """One cut per entry, in file order (the file's BOM stays; two cuts never take one separator)."""
+    kinds = line_kinds(index)
+    lines, n = index.lines, len(index.lines)
+    floor = len(BOM) if index.has_bom else 0
+    claimed: set[int] = set()  # separator lines already taken by an earlier entry
+    cuts = []
+    for entry in sorted(entries, key=lambda e: e.offset):
+        first, last = entry.line - 1, entry.end_line - 1  # 0-based
+        above = below = ""
+        if entry.kind in SPACED:
+            sep, mark = ("sign", SECTION_SIGN) if entry.kind == "hermes" else ("blank", "b")
+            # A § block takes the § line before it (after it, for the first block); a paragraph
+            # the blank line after it (else the one before it).
+            order = ("above", "below") if entry.kind == "hermes" else ("below", "above")
+            for side in order:
+                i = first - 1 if side == "above" else last + 1
+                if 0 <= i < n and kinds[i] == sep and i not in claimed:
+                    claimed.add(i)
+                    if side == "above":
+                        first, above = i, mark
+                    else:
+                        last, below = i, mark
+                    break
+        start = max(lines[first].offset, floor)
+        end = lines[last].offset + len(lines[last].raw)
+        if end == len(index.raw) and not _ending(index.raw) and start > floor:
+            start -= len(_ending(index.raw[:start]))  # the file keeps ending without a line ending
+        cuts.append(Cut(entry, start, end, above, below))
+    return cuts
+
+
+def removal_spans(index: HotIndex, entries: list[Entry]) -> list[tuple[int, int]]:
+    """The byte ranges that removing ``entries`` takes (sorted, disjoint; the file's BOM stays)."""
+    merged: list[tuple[int, int]] = []
+    for cut in removal_cuts(index, entries):
+        if merged and cut.start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(cut.end, merged[-1][1]))
+        else:
+            merged.append((cut.start, cut.end))
+    return merged
+
+
+def lines_between(index: HotIndex, start: int, end: int) -> int:
+    """How many lines begin in [start, end)."""
+    return sum(1 for line in index.lines if start <= line.offset < end)
+
+
+def with_separators(newline: bytes, above: str, below: str, data: bytes) -> bytes:
+    """An entry's bytes with the separator lines its cut took, as they were."""
+    line = {"": b"", "b": newline, SECTION_SIGN: SECTION_SIGN.encode() + newline}
+    return line[above] + data + line[below]
+
+
+def skip_lines(index: HotIndex, at: int, count: int, *, back: bool = False) -> int:
+    """``at`` moved over up to ``count`` lines below it (above it: ``back``) that belong to no entry
+    and are no heading: the blank lines, ``§`` lines and other blocks that sat between."""
+    kinds = {line.offset: k for line, k in zip(index.lines, line_kinds(index))}
+    by_start = {line.offset: line for line in index.lines}
+    by_end = {line.offset + len(line.raw): line for line in index.lines}
+    for _ in range(count):
+        line = by_end.get(at) if back else by_start.get(at)
+        if line is None or kinds[line.offset] not in ("blank", "sign", "other"):
+            break
+        at = line.offset if back else at + len(line.raw)
+    return at
+
+
+def removal_span(index: HotIndex, entry: Entry) -> tuple[int, int]:
+    (cut,) = removal_cuts(index, [entry])
+    return cut.start, cut.end
+
+
+def kinds_around(index: HotIndex, kinds: list[str], at: int) -> tuple[str | None, str | None]:
+    """The kinds of the line that ends at byte ``at`` and of the line that starts there."""
+    above = below = None
+    for i, line in enumerate(index.lines):
+        if line.offset + len(line.raw) == at:
+            above = kinds[i]
+        elif line.offset == at or (i == 0 and at == len(BOM) and index.has_bom):
+            below = kinds[i]
+            break
+        elif line.offset > at:
+            break
+    return above, below
+
+
+def parting(newline: bytes, above: str | None, below: str | None, kind: str) -> tuple[bytes, bytes]:
+    """(lead, trail): what must part an entry of ``kind`` from a block of kind ``above`` and one of
+    kind ``below`` (None: none there)."""
+    sign = SECTION_SIGN.encode() + newline
+    if kind == "row":  # a row is only ever put beside rows of its table, or with the table's head
+        return b"", b""
+    if kind == "hermes":
+        if above == "hermes":
+            return sign, b""
+        if below == "hermes":
+            return b"", sign
+        return (newline if needs_blank(above, kind) else b"") + sign, newline if needs_blank(kind, below) else b""
+    # The usual layout, which a removal leaves: a blank line between a paragraph and the heading
+    # after it, and between a heading and a paragraph put after the blank line under it.
+    under_heading = kind == "paragraph" and (above, below) == ("heading", "blank")
+    lead = newline if needs_blank(above, kind) or under_heading else b""
+    return lead, newline if needs_blank(kind, below) or (kind == "paragraph" and below == "heading") else b""
+
+
+def separated(newline: bytes, above: str | None, below: str | None, kind: str, data: bytes) -> bytes:
+    """``data`` (an entry's lines, ending in a line ending) with what parts it from its neighbours."""
+    lead, trail = parting(newline, above, below, kind)
+    return lead + data + trail
+
+
+def placed(index: HotIndex, at: int, kind: str, data: bytes, *, as_cut: bool = False) -> bytes:
+    """The bytes that put ``data`` (an entry of ``kind``) at the line boundary ``at`` of ``index``,
+    with what parts it from its neighbours there (``as_cut``: ``data`` already carries the
+    separators its cut took, so it goes back as it was)."""
+    above, below = kinds_around(index, line_kinds(index), at)
+    at_end = at == len(index.raw) and index.raw and not _ending(index.raw)
+    out = data if as_cut else separated(index.newline, above, None if at_end else below, kind, data)
+    if at_end:  # at the end of a file without a final line ending: one before the entry, none after
+        return index.newline + out[: len(out) - len(_ending(out))]
+    return out
