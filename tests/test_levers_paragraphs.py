@@ -3,6 +3,7 @@ keeps the markdown's blocks what they were in every file it writes, and gives ba
 
 from __future__ import annotations
 
+import json
 import shutil
 from datetime import date
 from pathlib import Path
@@ -11,7 +12,13 @@ import pytest
 
 from curator.index_model import BOM, parse_index
 from curator.levers.archive import ARCHIVE_NAME, plan_archive, plan_restore
+from curator.levers.fit import plan_fit, unkept_clauses
+from curator.levers.merge import MergeRefused, dropped_words, merged_entry_text, plan_merge
+from curator.levers.placement import removal_span
+from curator.levers.similarity import words_of
+from curator.levers.trim import plan_trim
 from curator.pointers import check_pointers
+from curator.store import SeatStore
 
 DAY = date(2026, 11, 29)
 CORPUS = Path("/work/shared/corpus")
@@ -116,3 +123,172 @@ def test_archive_then_restore_of_any_entry_beside_paragraphs_gives_back_the_byte
     assert _shape(left) == [t for t in _shape(raw) if t != (entry.kind, entry.text)]
     assert back == raw
     assert archive.startswith(b"# Archive") and (not raw.startswith(BOM) or BOM not in archive)
+
+
+# -- merge -------------------------------------------------------------------------------------
+
+LABELS = CORPUS / "merge-labels.json"
+
+
+def _labelled_prose_groups() -> list[tuple[Path, tuple[int, ...]]]:
+    """The labelled merge groups of the shared corpus that hold a paragraph or a § block."""
+    if not LABELS.is_file():
+        return []
+    out = []
+    for labelled in json.loads(LABELS.read_text(encoding="utf-8"))["indexes"]:
+        path = CORPUS / labelled["path"]
+        starts = {e.line: e for e in parse_index(path.read_bytes()).entries}
+        for candidate in labelled["candidates"]:
+            lines = tuple(candidate["lines"])
+            if any(line in starts and starts[line].kind in PROSE for line in lines):
+                out.append((path, lines))
+    return out
+
+
+MERGE_CASES = _labelled_prose_groups()
+
+
+@pytest.mark.skipif(not MERGE_CASES, reason="corpus not available")
+@pytest.mark.parametrize(("source", "lines"), MERGE_CASES, ids=[f"{p.relative_to(CORPUS)}-{l}" for p, l in MERGE_CASES])
+def test_a_labelled_merge_with_a_paragraph_gives_one_entry_in_the_first_ones_place_and_undo_gives_the_bytes(
+        tmp_path: Path, source: Path, lines: tuple[int, ...]) -> None:
+    raw = source.read_bytes()
+    memory = _seat(tmp_path, raw, source)
+    index = parse_index(raw)
+    starts = {e.line: e for e in index.entries}
+    group = [starts[line] for line in lines]  # every labelled line is an entry now
+    try:
+        change = plan_merge(memory, index, [e.id for e in group])
+    except MergeRefused as refused:  # it would lose a pointer: forcing shows the same text
+        change = refused.change
+    merged = parse_index(change.files["MEMORY.md"])
+    assert len(merged.entries) == len(index.entries) - len(group) + 1
+    gone = {(e.kind, e.text) for e in group}
+    kept = [(e.kind, e.text) for e in index.entries if (e.kind, e.text) not in gone]
+    new = [(e.kind, e.text) for e in merged.entries]
+    (position,) = [i for i, e in enumerate(index.entries) if e.id == group[0].id]
+    assert new[:position] + new[position + 1:] == kept  # the others are the entries they were
+    assert merged.entries[position].kind == group[0].kind and merged.entries[position].line == group[0].line
+    for entry in group:  # every word of each merged entry is still said
+        assert words_of(entry.text) <= words_of(merged.entries[position].text) | set(dropped_words(index, group, merged_entry_text(index, group)))
+    store = SeatStore.open(memory, state_dir=tmp_path / "state")
+    store.apply(change)
+    store.undo()
+    assert (memory / "MEMORY.md").read_bytes() == raw
+
+
+@pytest.mark.parametrize("fixture", ["notes", "notes-bom", "notes-crlf", "notes-bom-crlf"])
+def test_merging_paragraphs_with_items_keeps_the_blocks_apart(tmp_path: Path, fixture: str) -> None:
+    raw = FIXTURES[fixture]
+    memory = _seat(tmp_path, raw)
+    index = parse_index(raw)
+    ship, cache, wal, deploys, ticket, last = index.entries
+    assert [e.kind for e in index.entries] == ["paragraph", "item", "item", "paragraph", "paragraph", "item"]
+    nl = index.newline
+
+    # A paragraph kept: the item's clause follows its last line; it stays one paragraph.
+    change = plan_merge(memory, index, [ship.id, wal.id])
+    new = change.files["MEMORY.md"]
+    assert (b"Hot fixes go through the same gate. Flush the WAL before a snapshot." + nl + nl + b"- Keep the cache") in new
+    assert [e.kind for e in parse_index(new).entries] == ["paragraph", "item", "paragraph", "paragraph", "item"]
+
+    # A paragraph merged away takes its blank line with it: the list and the heading stay apart.
+    change = plan_merge(memory, index, [wal.id, deploys.id])
+    new = change.files["MEMORY.md"]
+    assert (b"- Flush the WAL before a snapshot. Deploys are logged in [the deploy notes](deploy.md), one line per "
+            b"deploy." + nl + nl + b"## Lane anchors") in new
+    assert [e.kind for e in parse_index(new).entries] == ["paragraph", "item", "item", "paragraph", "item"]
+    assert new.startswith(BOM) == raw.startswith(BOM) and new.count(BOM) == raw.count(BOM)
+
+    # The first paragraph merged into a later item: the BOM stays at the top.
+    change = plan_merge(memory, index, [last.id, ship.id])
+    new = change.files["MEMORY.md"]
+    assert new.startswith(raw[: raw.index(b"## Decisions")] + b"## Decisions" + nl + nl + b"- Keep the cache")
+    assert b"- Last lane entry. We ship on Tuesdays only" in new
+
+    # A text given for a paragraph keeps it a paragraph.
+    change = plan_merge(memory, index, [ticket.id, last.id], text="Ticket #4412 was the WAL flush race; last lane entry.")
+    entries = parse_index(change.files["MEMORY.md"]).entries
+    assert (entries[-1].kind, entries[-1].text) == ("paragraph", "Ticket #4412 was the WAL flush race; last lane entry.")
+
+    store = SeatStore.open(memory, state_dir=tmp_path / "state")
+    store.apply(change)
+    store.undo()
+    assert (memory / "MEMORY.md").read_bytes() == raw
+
+
+@pytest.mark.parametrize("fixture", ["hermes", "hermes-crlf", "hermes-bom-final-newline"])
+def test_merging_hermes_blocks_takes_one_section_sign_line(tmp_path: Path, fixture: str) -> None:
+    raw = FIXTURES[fixture]
+    memory = _seat(tmp_path, raw)
+    index = parse_index(raw)
+    office, espn, dislikes = index.entries
+    for ids in ([office.id, espn.id], [espn.id, office.id], [office.id, dislikes.id], [dislikes.id, espn.id]):
+        new = plan_merge(memory, index, ids).files["MEMORY.md"]
+        entries = parse_index(new).entries
+        assert [e.kind for e in entries] == ["hermes", "hermes"]
+        assert new.count("§".encode()) == 1 and new.startswith(raw[:3] if raw.startswith(BOM) else b"")
+        assert new.endswith(b"\n") == raw.endswith(b"\n")
+
+
+# -- trim and fit ------------------------------------------------------------------------------
+
+EPIC = ("E-227 (Closure Workflow Structural Remediation) COMPLETED 2026-04-25 -- archived at\n"
+        "`.project/archive/E-227/`. " + " ".join(f"Story {n} moved the closure gate into step {n}." for n in range(1, 40))
+        + "\n")
+EPICS = (
+    "# Product manager memory\n"
+    "\n"
+    "## Identity & seat\n"
+    "\n"
+    "- [Identity](identity.md) — who this seat is; 2020-01-01 is the day it was named.\n"
+    "\n"
+    "## Active epics\n"
+    "\n"
+    "- E-230 (Scoring) ACTIVE since 2026-05-02.\n"
+    "\n"
+    + EPIC +
+    "\n"
+    "E-231 (Ingest) READY 2026-06-01 -- waiting on the schema review.\n"
+)
+
+
+def test_trimming_a_paragraph_keeps_its_lesson_as_a_paragraph_and_moves_the_rest(tmp_path: Path) -> None:
+    raw = EPICS.encode()
+    memory = _seat(tmp_path, raw)
+    (memory / "identity.md").write_text("# Identity\n", encoding="utf-8")
+    index = parse_index(raw)
+    epic = next(e for e in index.entries if e.text.startswith("E-227"))
+    assert epic.kind == "paragraph" and epic.nbytes > 1_500
+    change = plan_trim(memory, index, epic.id, kind="split")
+    after = parse_index(change.files["MEMORY.md"])
+    kept = next(e for e in after.entries if e.text.startswith("E-227"))
+    assert kept.kind == "paragraph" and kept.lines == 1 and "→ [details](" in kept.text
+    assert [e.kind for e in after.entries] == [e.kind for e in index.entries]
+    assert unkept_clauses(raw, {**change.files}) == []  # every clause is in a live file, verbatim
+    store = SeatStore.open(memory, state_dir=tmp_path / "state")
+    store.apply(change)
+    store.undo()
+    assert (memory / "MEMORY.md").read_bytes() == raw and set(p.name for p in memory.iterdir()) == {
+        "MEMORY.md", "deploy.md", "identity.md"}
+
+
+def test_fit_archives_a_long_dated_paragraph_and_never_the_identity_lines(tmp_path: Path) -> None:
+    raw = EPICS.encode()
+    memory = _seat(tmp_path, raw)
+    (memory / "identity.md").write_text("# Identity\n", encoding="utf-8")
+    index = parse_index(raw)
+    epic = next(e for e in index.entries if e.text.startswith("E-227"))
+    plan = plan_fit(memory, index, target=len(raw) - 1_000, today=DAY)
+    (step,) = [s for s in plan.steps if s.kind == "archive"]
+    assert step.entry_ids == (epic.id,)  # the oldest dated entry outside the identity lines
+    assert plan.reached and plan.after == len(raw) - removal_span(index, epic)[1] + removal_span(index, epic)[0]
+    assert unkept_clauses(raw, plan.change.files) == []
+    left = parse_index(plan.change.files["MEMORY.md"])
+    assert [(e.kind, e.text) for e in left.entries] == [(e.kind, e.text) for e in index.entries if e.id != epic.id]
+    store = SeatStore.open(memory, state_dir=tmp_path / "state")
+    store.apply(plan.change)
+    archived = parse_index((memory / ARCHIVE_NAME).read_bytes()).entries
+    assert [e.kind for e in archived] == ["paragraph"]
+    store.undo()
+    assert (memory / "MEMORY.md").read_bytes() == raw and not (memory / ARCHIVE_NAME).exists()

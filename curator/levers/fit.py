@@ -27,6 +27,7 @@ from curator.change import Change, digest
 from curator.errors import CuratorError
 from curator.index_model import BOM, Entry, HotIndex, parse_index
 from curator.levers import archive, merge, trim
+from curator.levers.placement import removal_cuts
 from curator.levers.similarity import words_of
 from curator.levers.text import clauses, read_optional
 from curator.pointers import check_pointers
@@ -246,11 +247,14 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
         current = state.index
         days = ((entry_date(e), e.line, e) for e in current.entries if e.section != merge.IDENTITY_SECTION)
         dated = sorted((t for t in days if t[0]), key=lambda t: (t[0], t[1]))
-        chosen = []
+        chosen, going = [], 0
+        # What archiving each takes from the index: its lines, and a paragraph's blank line with it.
+        sizes = {cut.entry.id: cut.end - cut.start for cut in removal_cuts(current, [t[2] for t in dated])}
         for _day, _line, entry in dated:
-            if projected - sum(e.nbytes for e in chosen) <= target:
+            if projected - going <= target:
                 break
             chosen.append(entry)
+            going += sizes[entry.id]
         if chosen:
             ids = [e.id for e in chosen]
             try:

@@ -28,6 +28,7 @@ from curator import markdown
 from curator.change import Change, digest
 from curator.errors import CuratorError, InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex
+from curator.levers.placement import removal_spans
 from curator.levers.similarity import Weights, entry_words, words_of
 from curator.levers.text import clauses, content_end, entries_by_id, entry_source, entry_start
 from curator.pointers import PointerReport, check_pointers
@@ -268,7 +269,13 @@ def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = Fals
     # A table row merged into a list item brings its cells as clauses.
     sources = [" — ".join(split_cells(source)) if entry.kind == "row" and n else source
                for n, (entry, source) in enumerate(zip(group, sources))]
+    # A paragraph is flowing text: merged into another entry its lines are one line of clauses;
+    # kept, it keeps its lines and the others' clauses (their sub-lines too) follow its last line.
+    prose = group[0].kind in PROSE
+    sources = sources[:1] + [_flowing(entry, source, prose) for entry, source in zip(group[1:], sources[1:])]
     head, _newline, tail = sources[0].partition("\n")
+    if prose:
+        head, tail = sources[0], ""
     line = head.rstrip()
     below = [part for part in tail.split("\n")] if tail else []
     said = set(words_of(sources[0]))
@@ -327,6 +334,17 @@ def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = Fals
 
 
 INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\([^()\s]*(?:\([^()]*\)[^()\s]*)*(?:\s+\"[^\"]*\")?\)")
+PROSE = ("paragraph", "hermes")  # entries written as flowing text, not as a list item or a row
+
+
+def _flowing(entry: Entry, source: str, into_prose: bool) -> str:
+    """An entry merged away, as the text the merge weighs: a paragraph's lines joined (one line of
+    clauses); merged into a paragraph, a list item's lines too, each without its marker, as clauses."""
+    if entry.kind in PROSE:
+        return " ".join(part.strip() for part in source.split("\n") if part.strip())
+    if into_prose:
+        return FACET_JOIN.join(LIST_MARKER.sub("", part.strip(), count=1) for part in source.split("\n") if part.strip())
+    return source
 
 
 def split_cells(row: str) -> list[str]:
@@ -413,6 +431,8 @@ def plan_merge(
         marker = LIST_MARKER.match(entry_source(index, group[0]))
         if group[0].kind == "row":  # a row stays a row of its table
             merged = text.strip() if text.strip().startswith("|") else "| " + text.strip() + " |"
+        elif group[0].kind in PROSE:  # a paragraph stays a paragraph
+            merged = text.strip()
         else:
             merged = text if LIST_MARKER.match(text) else (marker.group(0) if marker else "- ") + text.strip()
     else:
@@ -467,8 +487,16 @@ def group_edits(index: HotIndex, group: list[Entry], merged: str) -> list[tuple[
     first = group[0]
     new_bytes = merged.replace("\n", index.newline.decode()).encode("utf-8")
     edits = [(entry_start(index, first), content_end(index, first.end_line), new_bytes)]
-    edits += [(entry_start(index, entry), entry.end_offset, b"") for entry in group[1:]]  # the BOM stays
+    edits += [(start, end, b"") for start, end in _removed(index, group[1:])]  # the BOM stays
     return edits
+
+
+def _removed(index: HotIndex, others: list[Entry]) -> list[tuple[int, int]]:
+    """The byte ranges the entries merged away take: their own lines, and a paragraph's blank line
+    or a § block's § line with it (``curator.levers.placement``), so the blocks around stay apart."""
+    if all(entry.kind not in PROSE for entry in others):
+        return [(entry_start(index, entry), entry.end_offset) for entry in others]
+    return removal_spans(index, others)
 
 
 def bytes_saved(index: HotIndex, group: list[Entry], merged: str) -> int:
@@ -477,7 +505,7 @@ def bytes_saved(index: HotIndex, group: list[Entry], merged: str) -> int:
     first = group[0]
     new_length = len(merged.encode("utf-8")) + merged.count("\n") * (len(index.newline) - 1)
     replaced = content_end(index, first.end_line) - entry_start(index, first)
-    return replaced - new_length + sum(entry.end_offset - entry_start(index, entry) for entry in group[1:])
+    return replaced - new_length + sum(end - start for start, end in _removed(index, group[1:]))
 
 
 def new_problems(before: PointerReport, after: PointerReport) -> tuple[list[str], list[str]]:

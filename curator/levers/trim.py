@@ -25,7 +25,7 @@ from pathlib import Path
 from curator.change import Change, digest
 from curator.errors import InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex, parse_index
-from curator.levers.merge import new_problems
+from curator.levers.merge import PROSE, new_problems
 from curator.levers.relink import move_text
 from curator.markdown import links_in_text
 from curator.levers.text import (
@@ -206,6 +206,8 @@ def _new_detail_name(memory_dir: Path, title: str) -> str:
 
 def _split(memory_dir: Path, index: HotIndex, entry: Entry) -> tuple[str, str, dict[str, bytes]]:
     source = entry_source(index, entry).rstrip("\n")
+    if entry.kind in PROSE:  # flowing text: its lesson may run past its first line
+        source = " ".join(part.strip() for part in source.split("\n") if part.strip())
     first, _, continuation = source.partition("\n")
     marker = LIST_MARKER.match(first)
     prefix = marker.group(0) if marker else ""
