@@ -228,3 +228,57 @@ def test_fast_linkify_pretest_finds_every_link_the_stock_one_does(text: str) -> 
     stock = MarkdownIt("commonmark", {"linkify": True}).enable("linkify").enable("table")
     stock.linkify.set({"fuzzy_link": False})
     assert markdown.links_in_tokens(markdown.parse(text)) == markdown.links_in_tokens(stock.parse(text))
+
+
+# -- paragraphs and § blocks are entries --------------------------------------------------------
+
+LABELS = CORPUS / "merge-labels.json"
+
+
+@pytest.mark.skipif(not LABELS.is_file(), reason="corpus labels not available")
+def test_entries_are_what_the_corpus_labels_count() -> None:
+    """The labels count top-level list items, standalone paragraphs, § blocks of Hermes files, and
+    table rows only where the index itself is a table (no labelled index is one; ClashUp's one
+    table among its lists is not counted there, though its rows are entries here)."""
+    import json
+
+    for labelled in json.loads(LABELS.read_text(encoding="utf-8"))["indexes"]:
+        index = parse_index((CORPUS / labelled["path"]).read_bytes())
+        assert sum(e.kind != "row" for e in index.entries) == labelled["entries_judged"], labelled["path"]
+        starts = {e.line for e in index.entries}
+        for candidate in labelled["candidates"]:
+            assert set(candidate["lines"]) <= starts, (labelled["path"], candidate["lines"])  # each one reachable
+
+
+def test_a_paragraph_under_a_heading_is_an_entry_and_preamble_prose_is_not() -> None:
+    raw = ("Loaded at every start; keep it under 200 lines.\n"
+           "\n"
+           "# Memory\n"
+           "\n"
+           "Deploys go out on Tuesdays,\n"
+           "never on Fridays.\n"
+           "\n"
+           "- An item.\n"
+           "══════════\n"
+           "\n"
+           "> A quote is not an entry.\n"
+           "\n"
+           "Last words.").encode()
+    index = parse_index(raw)
+    assert [(e.kind, e.line, e.end_line, e.section) for e in index.entries] == [
+        ("paragraph", 5, 6, "Memory"), ("item", 8, 9, "Memory"), ("paragraph", 13, 13, "Memory")]
+    assert index.entries[0].text == "Deploys go out on Tuesdays,\nnever on Fridays."
+    assert index.entries[0].body == index.entries[0].text  # no marker to strip
+    assert parse_index(b"No heading at all: every paragraph is memory.\n\nA second one.\n").entries[1].kind == "paragraph"
+    decoration = parse_index("# M\n\n══════════\n\n- item\n".encode())
+    assert [e.kind for e in decoration.entries] == ["item"]  # a rule of box characters says nothing
+
+
+def test_each_section_sign_block_of_a_hermes_file_is_an_entry() -> None:
+    raw = "The office is in Shaoxing.\n§\nESPN's API needs no key:\n`https://site.api.espn.com`\n§\nKeep analysis short.".encode()
+    index = parse_index(raw)
+    assert [(e.kind, e.line, e.end_line) for e in index.entries] == [("hermes", 1, 1), ("hermes", 3, 4), ("hermes", 6, 6)]
+    assert all("§" not in e.text for e in index.entries)
+    headed = parse_index("## Memory\n══════\n§\n[ENV] work dir: /srv\n§\n[USER] terse answers\n".encode())
+    assert [(e.kind, e.text) for e in headed.entries] == [("hermes", "[ENV] work dir: /srv"), ("hermes", "[USER] terse answers")]
+    assert index.render() == raw and headed.render() == "## Memory\n══════\n§\n[ENV] work dir: /srv\n§\n[USER] terse answers\n".encode()

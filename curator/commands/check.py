@@ -104,6 +104,7 @@ def _entry_json(entry: Entry) -> dict:
         "end_line": entry.end_line,
         "bytes": entry.nbytes,
         "text": entry.text,
+        "kind": entry.kind,
         "pointers": [{"target": link.shown, "kind": link.kind, "line": link.line} for link in entry.pointers],
     }
 

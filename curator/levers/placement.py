@@ -1,14 +1,14 @@
-"""Where an entry's bytes begin and end when a lever takes it out of a file, and what separates it
-from its neighbours when a lever puts it into one, so both files keep the blocks they had.
+"""Where an entry's bytes begin and end when a lever takes it out of a file, and what parts it from
+its neighbours when a lever puts it into one, so both files keep the blocks they had.
 
-A list item or a table row is its own lines. A paragraph needs a blank line between it and any
-other block (glued under a list item it would become that item's lazy continuation; glued to
-another paragraph, one paragraph): taken out, it takes one blank line with it (the one after it, or
-else the one before it); put in, it gets a
-blank line on each side that touches another block (and before a heading below it). A ``§`` block of a Hermes file takes one ``§``
-line with it (the one before it, or after it for the first block) and gets one back on the side
-where another block is. These are inverses on the usual layout (one blank line between blocks), so
-archive then restore gives back the same bytes. At the end of a file without a final line ending,
+A list item or a table row is its own lines. A paragraph glued to another block changes that
+block (under a list item it becomes the item's lazy continuation; against another paragraph, the
+two are one), so taken out it takes one blank line with it (the one after it, else the one before
+it), and put in where nothing records its place it gets a blank line on each side that touches
+another block (and before a heading below it). A ``§`` block of a Hermes file takes one ``§`` line
+(the one before it, or after it for the first block) and gets one back on the side where another
+block is. A ``Cut`` says which separator lines went, so a caller that records it (archive's stamp)
+can put the same bytes back at the same place. At the end of a file without a final line ending,
 the line ending before the entry goes with it, and an entry put there gets one before it and none
 after: the file still ends the way it did.
 """
