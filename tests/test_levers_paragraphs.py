@@ -253,8 +253,12 @@ EPICS = (
 )
 
 
-def test_trimming_a_paragraph_keeps_its_lesson_as_a_paragraph_and_moves_the_rest(tmp_path: Path) -> None:
-    raw = EPICS.encode()
+EPIC_FIXTURES = {"lf": EPICS.encode(), "crlf": EPICS.replace("\n", "\r\n").encode(), "bom": BOM + EPICS.encode()}
+
+
+@pytest.mark.parametrize("fixture", list(EPIC_FIXTURES))
+def test_trimming_a_paragraph_keeps_its_lesson_as_a_paragraph_and_moves_the_rest(tmp_path: Path, fixture: str) -> None:
+    raw = EPIC_FIXTURES[fixture]
     memory = _seat(tmp_path, raw)
     (memory / "identity.md").write_text("# Identity\n", encoding="utf-8")
     index = parse_index(raw)
@@ -273,8 +277,9 @@ def test_trimming_a_paragraph_keeps_its_lesson_as_a_paragraph_and_moves_the_rest
         "MEMORY.md", "deploy.md", "identity.md"}
 
 
-def test_fit_archives_a_long_dated_paragraph_and_never_the_identity_lines(tmp_path: Path) -> None:
-    raw = EPICS.encode()
+@pytest.mark.parametrize("fixture", list(EPIC_FIXTURES))
+def test_fit_archives_a_long_dated_paragraph_and_never_the_identity_lines(tmp_path: Path, fixture: str) -> None:
+    raw = EPIC_FIXTURES[fixture]
     memory = _seat(tmp_path, raw)
     (memory / "identity.md").write_text("# Identity\n", encoding="utf-8")
     index = parse_index(raw)
