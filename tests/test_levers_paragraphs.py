@@ -256,13 +256,18 @@ EPICS = (
 EPIC_FIXTURES = {"lf": EPICS.encode(), "crlf": EPICS.replace("\n", "\r\n").encode(), "bom": BOM + EPICS.encode()}
 
 
-@pytest.mark.parametrize("fixture", list(EPIC_FIXTURES))
-def test_trimming_a_paragraph_keeps_its_lesson_as_a_paragraph_and_moves_the_rest(tmp_path: Path, fixture: str) -> None:
+def _epics_seat(tmp_path: Path, fixture: str):
+    """(bytes, memory dir, parsed index, the 1.5 KB epic paragraph) of a seat holding EPICS."""
     raw = EPIC_FIXTURES[fixture]
     memory = _seat(tmp_path, raw)
     (memory / "identity.md").write_text("# Identity\n", encoding="utf-8")
     index = parse_index(raw)
-    epic = next(e for e in index.entries if e.text.startswith("E-227"))
+    return raw, memory, index, next(e for e in index.entries if e.text.startswith("E-227"))
+
+
+@pytest.mark.parametrize("fixture", list(EPIC_FIXTURES))
+def test_trimming_a_paragraph_keeps_its_lesson_as_a_paragraph_and_moves_the_rest(tmp_path: Path, fixture: str) -> None:
+    raw, memory, index, epic = _epics_seat(tmp_path, fixture)
     assert epic.kind == "paragraph" and epic.nbytes > 1_500
     change = plan_trim(memory, index, epic.id, kind="split")
     after = parse_index(change.files["MEMORY.md"])
@@ -279,11 +284,7 @@ def test_trimming_a_paragraph_keeps_its_lesson_as_a_paragraph_and_moves_the_rest
 
 @pytest.mark.parametrize("fixture", list(EPIC_FIXTURES))
 def test_fit_archives_a_long_dated_paragraph_and_never_the_identity_lines(tmp_path: Path, fixture: str) -> None:
-    raw = EPIC_FIXTURES[fixture]
-    memory = _seat(tmp_path, raw)
-    (memory / "identity.md").write_text("# Identity\n", encoding="utf-8")
-    index = parse_index(raw)
-    epic = next(e for e in index.entries if e.text.startswith("E-227"))
+    raw, memory, index, epic = _epics_seat(tmp_path, fixture)
     plan = plan_fit(memory, index, target=len(raw) - 1_000, today=DAY)
     (step,) = [s for s in plan.steps if s.kind == "archive"]
     assert step.entry_ids == (epic.id,)  # the oldest dated entry outside the identity lines
