@@ -55,6 +55,12 @@ FIXTURES = {
     "hermes": HERMES,
     "hermes-crlf": HERMES.replace(b"\n", b"\r\n"),
     "hermes-bom-final-newline": BOM + HERMES + b"\n",
+    # A paragraph whose neighbour is a row, with a code block between: restore counts lines from the row.
+    "after-a-table": b"## H\n\n| a | b |\n|---|---|\n| r | s |\n\n```\ncode\n```\n\nPara after code.\n> quote\n",
+    # A label over its table: taken out, it leaves the blank line, so the table never runs into the item.
+    "label-over-table": b"## H\n- item two\n\nThe table below.\n| a | b |\n|---|---|\n| r | s |\n",
+    # A banner with no word is no entry; the § block below it counts lines from the top (after the BOM).
+    "hermes-banner-bom": BOM + "══════\n\nchunk one\n§\nchunk two\n§\nchunk three\n".encode(),
 }
 FIXTURE_CASES = [(name, e.id) for name, raw in FIXTURES.items() for e in parse_index(raw).entries]
 

@@ -384,9 +384,10 @@ def _old_place(index: HotIndex, archive: HotIndex, entry: Entry, found, restored
             same = other.kind == entry.kind or not same_kind
         return other if same else None
 
-    if found.group("sep_above") is not None:
-        return _recorded_place(index, entry, found, restored, fits(found.group("after"), False),
-                               fits(found.group("before"), False))
+    if found.group("sep_above") is not None:  # the place is recorded: any kind of neighbour anchors it
+        after, before = (index.entry(i) if i and index.has_entry(i) else None
+                         for i in (found.group("after"), found.group("before")))
+        return _recorded_place(index, entry, found, restored, after, before)
     for same_kind in (True, False):
         after, before = fits(found.group("after"), same_kind), fits(found.group("before"), same_kind)
         if after is not None:

@@ -4,7 +4,7 @@ its neighbours when a lever puts it into one, so both files keep the blocks they
 A list item or a table row is its own lines. A paragraph glued to another block changes that
 block (under a list item it becomes the item's lazy continuation; against another paragraph, the
 two are one), so taken out it takes one blank line with it (the one after it, else the one before
-it), and put in where nothing records its place it gets a blank line on each side that touches
+it when only a heading or the end of the file follows), and put in where nothing records its place it gets a blank line on each side that touches
 another block (and before a heading below it). A ``§`` block of a Hermes file takes one ``§`` line
 (the one before it, or after it for the first block) and gets one back on the side where another
 block is. A ``Cut`` says which separator lines went, so a caller that records it (archive's stamp)
@@ -75,10 +75,12 @@ def removal_cuts(index: HotIndex, entries: list[Entry]) -> list[Cut]:
         if entry.kind in SPACED:
             sep, mark = ("sign", SECTION_SIGN) if entry.kind == "hermes" else ("blank", "b")
             # A § block takes the § line before it (after it, for the first block); a paragraph
-            # the blank line after it (else the one before it).
+            # the blank line after it (else the one before it, if nothing but a heading follows).
             order = ("above", "below") if entry.kind == "hermes" else ("below", "above")
             for side in order:
                 i = first - 1 if side == "above" else last + 1
+                if side == "above" and entry.kind == "paragraph" and last + 1 < n and kinds[last + 1] != "heading":
+                    continue  # a block glued below it would then touch the block above it
                 if 0 <= i < n and kinds[i] == sep and i not in claimed:
                     claimed.add(i)
                     if side == "above":
@@ -122,11 +124,13 @@ def skip_lines(index: HotIndex, at: int, count: int, *, back: bool = False) -> i
     kinds = {line.offset: k for line, k in zip(index.lines, line_kinds(index))}
     by_start = {line.offset: line for line in index.lines}
     by_end = {line.offset + len(line.raw): line for line in index.lines}
+    if index.has_bom and index.lines:
+        by_start[len(BOM)] = index.lines[0]  # the first line begins after the file's BOM
     for _ in range(count):
         line = by_end.get(at) if back else by_start.get(at)
         if line is None or kinds[line.offset] not in ("blank", "sign", "other"):
             break
-        at = line.offset if back else at + len(line.raw)
+        at = line.offset if back else line.offset + len(line.raw)
     return at
 
 
@@ -179,7 +183,8 @@ def placed(index: HotIndex, at: int, kind: str, data: bytes, *, as_cut: bool = F
     with what parts it from its neighbours there (``as_cut``: ``data`` already carries the
     separators its cut took, so it goes back as it was)."""
     above, below = kinds_around(index, line_kinds(index), at)
-    at_end = at == len(index.raw) and index.raw and not _ending(index.raw)
+    floor = len(BOM) if index.has_bom else 0
+    at_end = at == len(index.raw) > floor and not _ending(index.raw)
     out = data if as_cut else separated(index.newline, above, None if at_end else below, kind, data)
     if at_end:  # at the end of a file without a final line ending: one before the entry, none after
         return index.newline + out[: len(out) - len(_ending(out))]
