@@ -61,6 +61,8 @@ FIXTURES = {
     "label-over-table": b"## H\n- item two\n\nThe table below.\n| a | b |\n|---|---|\n| r | s |\n",
     # A banner with no word is no entry; the § block below it counts lines from the top (after the BOM).
     "hermes-banner-bom": BOM + "══════\n\nchunk one\n§\nchunk two\n§\nchunk three\n".encode(),
+    # No heading: the first paragraph after the BOM counts its place from the first line.
+    "no-heading-bom": BOM + b"First note,\nwrapped.\n\nSecond note.\n\n- an item\n",
 }
 FIXTURE_CASES = [(name, e.id) for name, raw in FIXTURES.items() for e in parse_index(raw).entries]
 

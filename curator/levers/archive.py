@@ -276,7 +276,8 @@ def _cut_record(index: HotIndex, cut: Cut | None, after: str | None, before: str
     if after:
         gap_after = lines_between(index, index.entry(after).end_offset, cut.start)
     else:  # it came first in its section: count from the heading (from the top, above every heading)
-        gap_after = lines_between(index, heading if heading is not None else 0, cut.start)
+        top = len(BOM) if index.has_bom else 0  # the first line begins after the file's BOM
+        gap_after = lines_between(index, heading if heading is not None else top, cut.start)
     gap_before = lines_between(index, cut.end, entry_start(index, index.entry(before))) if before else 0
     return f"{gap_after}:{gap_before}:{cut.above or '-'}{cut.below or '-'}"
 

@@ -108,8 +108,9 @@ def removal_spans(index: HotIndex, entries: list[Entry]) -> list[tuple[int, int]
 
 
 def lines_between(index: HotIndex, start: int, end: int) -> int:
-    """How many lines begin in [start, end)."""
-    return sum(1 for line in index.lines if start <= line.offset < end)
+    """How many lines begin in [start, end) (the first one after the file's BOM)."""
+    floor = len(BOM) if index.has_bom else 0
+    return sum(1 for line in index.lines if start <= max(line.offset, floor) < end)
 
 
 def with_separators(newline: bytes, above: str, below: str, data: bytes) -> bytes:
