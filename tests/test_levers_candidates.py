@@ -145,3 +145,30 @@ def test_an_entry_marked_superseded_goes_into_the_rule_that_replaced_it() -> Non
     assert found.merged.startswith("- [Unified resume and cover letter rules](unified_rules.md)")
     assert "[Cover letter quality](cover_letter.md)" in found.merged  # its pointer is kept
     assert "Kept for history" not in found.merged
+
+
+def test_a_bare_pointer_beside_the_line_that_describes_its_file_is_covered_whole() -> None:
+    index = _index(
+        "# Abilities\n"
+        "- See [ability-authoring.md](ability-authoring.md) for full schema and examples\n"
+        "- Abilities load from JSON at match start on both sides\n"
+        "## See also\n"
+        "- [ability-authoring.md](ability-authoring.md) — How to create ability JSON files: editor tool, schema, node types\n"
+    )
+    (found,) = find_candidates(index)
+    assert found.shared_target == "ability-authoring.md"
+    assert [index.entry(i).line for i in found.entry_ids] == [5, 2]  # the describing line leads
+    assert found.merged == index.entries[2].text  # the bare pointer adds nothing: it goes whole
+    assert found.bytes_saved == index.entries[0].nbytes
+
+
+def test_a_line_citing_a_file_with_its_own_lesson_is_not_a_bare_pointer() -> None:
+    # It names the file, but it teaches something the file's index line does not say.
+    index = _index(
+        "# Deploy\n"
+        "- Rotate the staging token before each release or the upload fails silently; see [deploy.md](deploy.md)\n"
+        "- The nightly job runs at 02:00 UTC\n"
+        "## Details\n"
+        "- [deploy.md](deploy.md) — how the release lane is wired: buckets, regions, owners\n"
+    )
+    assert find_candidates(index) == []

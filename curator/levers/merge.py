@@ -20,6 +20,7 @@ detail file is refused with the list of what would be lost, unless forced.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from curator.change import Change, digest
 from curator.errors import CuratorError, InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex
 from curator.levers.placement import removal_spans
-from curator.levers.similarity import Weights, entry_words, words_of
+from curator.levers.similarity import Weights, entry_words, stem, words_of
 from curator.levers.text import clauses, content_end, depth_map, entries_by_id, entry_source, entry_start
 from curator.pointers import PointerReport, check_pointers
 
@@ -100,6 +101,21 @@ def pointer_keys(entry: Entry) -> set[str]:
     if "`" in entry.text:
         keys.update(FILE_SPAN.findall(entry.text))
     return keys
+
+
+BARE_WORDS = 3  # content words besides the target's name up to which an entry only points at it
+
+
+def bare_pointer(entry: Entry, target: str) -> bool:
+    """The entry says little besides naming ``target``: "See [x.md](x.md) for full schema", "Details
+    in topic file: `x.md`". (A titled link, ``[Gate & Recalibration](x.md) — …``, says more.)"""
+    if entry.text.count("\n") or len(entry.text) > 160:
+        return False
+    path = target.partition("#")[0]
+    name = posixpath.splitext(posixpath.basename(path))[0].lower()
+    text = entry.text.replace(path, " ").replace(unquote(path), " ")
+    own = words_of(text) - {stem(w) for w in re.split(r"[\W_]+", unquote(name)) if w}
+    return len(own) <= BARE_WORDS
 
 
 def leading_target(entry: Entry) -> str:
@@ -175,10 +191,11 @@ def candidate_pairs(entries: list[Entry]) -> list[tuple[int, int, float, str]]:
             for j in members[x + 1 :]:
                 if shared_target(entries[i], entries[j]) != target:
                     continue
-                # One detail indexed twice, with content that overlaps beyond citing it: a line that
-                # only says "see x.md" beside x.md's own index line adds a fact, not a repeat.
+                # One detail indexed twice, with content that overlaps beyond citing it, or a bare
+                # pointer ("Details in topic file: `x.md`") beside the line that describes x.md.
                 score = words.score(i, j)
-                if score.dice >= SAME_TARGET_SAID or score.overlap >= SUBSET_SAID:
+                if (score.dice >= SAME_TARGET_SAID or score.overlap >= SUBSET_SAID
+                        or bare_pointer(entries[i], target) or bare_pointer(entries[j], target)):
                     found[(i, j)] = (max(found.get((i, j), (0.0, ""))[0], 100 * score.dice), target)
     for pair, score in replacing_pairs(entries, words).items():
         found.setdefault(pair, (score, ""))
@@ -331,10 +348,13 @@ def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = Fals
     bits = set(EXACT_BITS.findall(sources[0]))  # code spans and numbers said so far, verbatim
     kept_lines = {" ".join(part.split()) for part in below}
     have = {link.target for link in group[0].pointers}
+    lead = leading_target(group[0])
     for other, source in zip(group[1:], sources[1:]):
         if (words_of(source) <= said and _bits_said(source, bits)
                 and not ({link.target for link in other.pointers} - have)):
             continue  # it says nothing the merged entry does not: no clause to weigh one by one
+        if lead and bare_pointer(other, lead) and not ({link.target for link in other.pointers} - have):
+            continue  # "See x.md for details" beside x.md's own index line: covered whole
         if superseded(other):
             carried = [span for span in INLINE_LINK.findall(source)
                        if any(_spells(span, link) for link in other.pointers if link.target not in have)]
