@@ -4,8 +4,8 @@ Quality rows: ``find_candidates`` (no limit) on every index of ``/work/shared/co
 (pairs and groups a careful owner would merge, judged by hand; see its ``definition``). A candidate is
 right when all its entries sit in one labelled group; a labelled group is found when a right candidate
 lies inside it. precision = right / shown, recall = groups found / groups labelled, per index and
-overall. Entries the index model does not count (standalone paragraphs) cannot be found: the rows
-say how many labels that leaves out. ``ratio`` carries precision for these rows (they time nothing
+overall. A labelled group with fewer than two entry first lines (text the index model does not count
+as an entry) cannot be found: the row says how many labels that leaves out. ``ratio`` carries precision for these rows (they time nothing
 worth a goal; measured is the time of the whole run, baseline 0). The ceiling row says how far the
 weighted word overlap alone gets on the same labels at precision >= 0.8 (ratio = that recall).
 
@@ -146,7 +146,7 @@ def candidates_quality_overall() -> dict:
     per = "; ".join(f"{r['path'].split('/')[0].split('__')[1]}/{r['path'].rsplit('/', 2)[-2]} "
                     f"p {r['right']}/{r['shown']} r {r['found']}/{r['labelled']}" for r in rows if r["labelled"] or r["shown"])
     note = (f"precision {precision:.2f} ({right}/{shown}), recall {recall:.2f} ({found}/{labelled}; {unreachable} "
-            f"labelled groups hold paragraphs the model does not count as entries) | {per}")
+            f"labelled groups hold lines that are not entries) | {per}")
     return {"name": "merge candidates vs labels, overall (ratio = precision)", "measured_s": elapsed,
             "baseline_s": 0.0, "ratio": precision, "goal": "p>=.8 r>=.7", "note": note}
 

@@ -130,9 +130,11 @@ def _true_duplicate(index: HotIndex, candidate: merge.Candidate) -> bool:
     group = [index.entry(i) for i in candidate.entry_ids]
     flat = " ".join(group[0].text.split())
     for entry in group[1:]:
-        said = {" ".join(clause.split()) for part in entry.text.split("\n")
+        if " ".join(entry.body.split()) in flat:  # said whole, as written
+            continue
+        said = {clause for part in set(entry.text.split("\n"))  # each distinct line and clause once
                 for clause in clauses(merge.LIST_MARKER.sub("", part.strip(), count=1))}
-        if not all(clause in flat for clause in said):  # each distinct clause once: repeats cost nothing
+        if not all(" ".join(clause.split()) in flat for clause in said):
             return False
     return True
 

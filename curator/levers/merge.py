@@ -24,6 +24,7 @@ import posixpath
 import re
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from urllib.parse import unquote
 
@@ -143,6 +144,7 @@ def lead_first(group: list[Entry]) -> list[Entry]:
 SUPERSEDED = re.compile(r"\b(?:superseded|obsolete)\b", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)  # asked of each entry again by every sort and filter of the candidates
 def superseded(entry: Entry) -> bool:
     first = entry.text.partition("\n")[0]
     # (substring tests first, any case: a regex with word bounds is slow on a 12 KB line)
