@@ -52,9 +52,9 @@ WATCH_INTERVAL = 1.0  # seconds between looks at MEMORY.md's inode, size and mti
 class IndexScreen(Screen):
     HELP_TITLE = "the index screen"
     HAS_EDITOR = True
-    KEY_TARGETS = ("index", "editor", "panels", "entries", "merge", "trim", "archive", "archive_search")
+    KEY_TARGETS = ("index", "seat", "editor", "panels", "entries", "merge", "trim", "archive", "archive_search")
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
-    BINDINGS = bindings("index")
+    BINDINGS = bindings("index") + bindings("seat")
 
     def __init__(self, memory_dir: Path, *, resident_id: str | None = None, profile: str | None = None,
                  limits: Limits = Limits()):
@@ -122,6 +122,8 @@ class IndexScreen(Screen):
             return None
         if action == "back":
             return self.fleet_below
+        if action == "quit":  # q quits only where it cannot go back (over the fleet, q is Back)
+            return not self.fleet_below
         # The footer shows what can be done now: Save when there is something to write, Undo / Redo
         # change when the journal has a step (help lists them always).
         if action == "save":
@@ -430,6 +432,10 @@ class IndexScreen(Screen):
     def action_back(self) -> None:
         if self.fleet_below:
             self.confirm_leaving("go back to the fleet", lambda: self.dismiss())
+
+    async def action_quit(self) -> None:
+        """q on the first screen, outside text: quit (asking about unsaved edits first)."""
+        await self.app.action_quit()
 
     def action_reload(self) -> None:
         if self.store is not None:

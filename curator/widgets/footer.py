@@ -8,16 +8,27 @@ several in a row as it mounts and takes focus; here they coalesce into one.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual.app import ComposeResult
-from textual.widgets import Footer
+from textual.keys import key_to_character
+from textual.widgets import Footer, Input, TextArea
 from textual.widgets._footer import FooterKey
 
 from curator.keys import REGISTRY
 
 
-def rank_of(binding) -> int:
+def rank_of(binding) -> tuple[int, bool]:
+    """Footer order: the registry's rank; on a tie a screen's own key before the app-wide one (``q``
+    before ``ctrl+q`` where both quit)."""
     action = REGISTRY.get(binding.id or "")
-    return action.rank if action is not None else 50
+    return (action.rank if action is not None else 50), (binding.id or "").startswith("app.")
+
+
+def types_text(key: str) -> bool:
+    """True for a key that types a character (``q``, ``space``, ``slash``), not ``ctrl+q`` or ``escape``."""
+    character = key_to_character(key)
+    return character is not None and character.isprintable()
 
 
 class KeysFooter(Footer):
@@ -41,12 +52,28 @@ class KeysFooter(Footer):
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
             return
-        shown: dict[str, tuple] = {}  # one key per action: the first binding found for it
-        for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
-            if binding.show and (binding.id or binding.action) not in shown:
-                shown[binding.id or binding.action] = (binding, enabled, tooltip)
-        ordered = sorted(shown.values(), key=lambda item: rank_of(item[0]))
+        ordered = self.wanted()
         self.styles.grid_size_columns = len(ordered)
         for binding, enabled, tooltip in ordered:
             yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
                             disabled=not enabled, tooltip=tooltip).data_bind(compact=Footer.compact)
+
+    def wanted(self) -> list[tuple]:
+        """(binding, enabled, tooltip) of the keys to show for the current focus, in footer order."""
+        # While a text field has focus its letters are text, not commands: leave them out (and name
+        # a key's other binding, esc say, in their place).
+        typing = isinstance(self.screen.focused, (Input, TextArea))
+        shown: dict[str, tuple] = {}  # one key per action: the first binding found for it
+        for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
+            if typing and not binding.priority and types_text(binding.key):
+                continue
+            if binding.show and (binding.id or binding.action) not in shown:
+                if typing and binding.key_display:
+                    binding = replace(binding, key_display=None)
+                shown[binding.id or binding.action] = (binding, enabled, tooltip)
+        ordered, labels = [], set()
+        for item in sorted(shown.values(), key=lambda item: rank_of(item[0])):
+            if item[0].description not in labels:  # "q Quit" and "^q Quit": the first only
+                labels.add(item[0].description)
+                ordered.append(item)
+        return ordered
