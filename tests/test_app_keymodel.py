@@ -57,7 +57,7 @@ async def footer_keys(app, pilot) -> list[FooterKey]:
         await pilot.pause()
         keys = list(app.screen.query(FooterKey))
         footer = app.screen.query_one("KeysFooter")
-        live = {binding.action for binding, _enabled, _tip in footer.wanted()}
+        live = {binding.action for binding, _enabled, _tip in footer.fitting(footer.wanted())}
         if {k.action for k in keys} == live and not footer._recompose_pending:
             return keys
         assert time.monotonic() < deadline, "the footer never caught up with the focus"

@@ -2,7 +2,8 @@
 
 Order comes from the key registry's ``rank`` (save, panels, preview, undo… before help and quit), not
 from where a binding is declared, so the keys that matter stay in view at 80 columns whatever has
-focus. Textual's ``Footer`` schedules a full recompose for every bindings signal, and a screen sends
+focus; a key that does not fit whole is left out with all after it, never cut mid-word (F1 lists
+them all). Textual's ``Footer`` schedules a full recompose for every bindings signal, and a screen sends
 several in a row as it mounts and takes focus; here they coalesce into one.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.keys import key_to_character
 from textual.widgets import Footer, Input, TextArea
@@ -33,6 +35,7 @@ def types_text(key: str) -> bool:
 
 class KeysFooter(Footer):
     _recompose_pending = False
+    _fitted_width = 0  # the terminal width the keys shown were fitted to
 
     def __init__(self, **kwargs):
         super().__init__(compact=True, show_command_palette=False, **kwargs)
@@ -52,11 +55,30 @@ class KeysFooter(Footer):
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
             return
-        ordered = self.wanted()
+        ordered = self.fitting(self.wanted())
         self.styles.grid_size_columns = len(ordered)
         for binding, enabled, tooltip in ordered:
             yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
                             disabled=not enabled, tooltip=tooltip).data_bind(compact=Footer.compact)
+
+    def fitting(self, ordered: list[tuple]) -> list[tuple]:
+        """The keys that fit whole in the terminal's width, most important first: the footer ends with
+        a whole key, never a word cut in half (F1 lists the rest)."""
+        width = self._fitted_width = self.app.size.width
+        room, out = width + 1, []  # + 1: the last key needs no gap after it
+        for item in ordered:
+            binding = item[0]
+            need = cell_len(self.app.get_key_display(binding)) + 1 + cell_len(binding.description) + 1
+            if need > room:
+                break
+            room -= need
+            out.append(item)
+        return out
+
+    def on_resize(self) -> None:
+        if self._fitted_width != self.app.size.width and self._bindings_ready and not self._recompose_pending:
+            self._recompose_pending = True
+            self.call_after_refresh(self._recompose_once)
 
     def wanted(self) -> list[tuple]:
         """(binding, enabled, tooltip) of the keys to show for the current focus, in footer order."""
