@@ -44,7 +44,7 @@ async def test_q_in_the_editor_is_text_and_nothing_closes(tmp_path):
 async def test_q_on_the_panels_goes_back_to_the_fleet_and_on_the_fleet_quits(tmp_path):
     manifest, memory = fleet_seat(tmp_path)
     app = CuratorApp(memory, manifest)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(200, 40)) as pilot:  # wide: the footer has room for the back key
         await settle(app, pilot)
         await pilot.press("f2")
         assert isinstance(app.focused, PanelTable)

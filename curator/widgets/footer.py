@@ -9,12 +9,13 @@ several in a row as it mounts and takes focus; here they coalesce into one.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import replace
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
 from textual.keys import key_to_character
-from textual.widgets import Footer, Input, TextArea
+from textual.widgets import Footer, TextArea
 from textual.widgets._footer import FooterKey
 
 from curator.keys import REGISTRY
@@ -25,6 +26,13 @@ def rank_of(binding) -> tuple[int, bool]:
     before ``ctrl+q`` where both quit)."""
     action = REGISTRY.get(binding.id or "")
     return (action.rank if action is not None else 50), (binding.id or "").startswith("app.")
+
+
+def is_text_field(widget) -> bool:
+    """The editor or an Input. Input is looked up, not imported: no Input exists before its module is
+    loaded, and the first frame of the index screen has none (start-up pays for nothing unneeded)."""
+    input_module = sys.modules.get("textual.widgets._input")
+    return isinstance(widget, TextArea) or (input_module is not None and isinstance(widget, input_module.Input))
 
 
 def types_text(key: str) -> bool:
@@ -84,7 +92,7 @@ class KeysFooter(Footer):
         """(binding, enabled, tooltip) of the keys to show for the current focus, in footer order."""
         # While a text field has focus its letters are text, not commands: leave them out (and name
         # a key's other binding, esc say, in their place).
-        typing = isinstance(self.screen.focused, (Input, TextArea))
+        typing = is_text_field(self.screen.focused)
         shown: dict[str, tuple] = {}  # one key per action: the first binding found for it
         for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
             if typing and not binding.priority and types_text(binding.key):
