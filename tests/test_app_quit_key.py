@@ -16,7 +16,7 @@ from curator.screens.preview import PreviewScreen
 from curator.widgets.index_editor import IndexEditor
 from curator.widgets.merge_panel import MergeTable
 from curator.widgets.panel_table import PanelTable
-from test_app_fixtures import app_env, settle, write_seat  # noqa: F401
+from test_app_fixtures import app_env, make_divergent, settle, write_fleet, write_seat  # noqa: F401
 from test_app_keymodel import fleet_seat, footer_keys, highlight_entry
 
 SIZE = (120, 36)
@@ -200,3 +200,66 @@ async def test_q_closes_the_preview_and_is_text_in_the_fleet_filter(tmp_path):
         assert app.screen.query_one("#fleet-filter", Input).value == "q"
         assert "q" not in await shown(app, pilot)
         assert isinstance(app.screen, FleetScreen) and app.return_code is None
+
+
+async def test_q_closes_every_dialog_opened_from_the_editor_and_the_editor_gets_its_focus_back(tmp_path):
+    """Dialogs opened while the editor has focus (F1 help, F6 fit, F4 preview, the archive preview from
+    the palette): q closes each, nothing is typed or written, the editor has the focus again."""
+    from curator.screens.archive_preview import ArchiveDialog
+    from curator.screens.fit_preview import FitDialog
+    from generators.composer import plan_fleet
+    from generators.manifest import load_manifest
+
+    manifest = write_fleet(tmp_path / "fleet")
+    memory = plan_fleet(load_manifest(manifest))[1].memory_dir
+    write_seat(memory, craft=160)  # over the target: F6 has a fit to preview
+    before = (memory / "MEMORY.md").read_bytes()
+    app = CuratorApp(memory, manifest)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        index = app.screen
+        text = index.editor.text
+        for keys, dialog_type in ((("f1",), HelpScreen), (("f6",), FitDialog), (("f4",), PreviewScreen)):
+            assert isinstance(app.focused, IndexEditor)
+            await pilot.press(*keys)
+            await settle(app, pilot)
+            assert isinstance(app.screen, dialog_type), keys
+            await pilot.press("q")
+            await settle(app, pilot)
+            assert app.screen is index and isinstance(app.focused, IndexEditor), f"q after {keys}"
+        highlight_entry(app, "Seat pointers")
+        await pilot.press("space")  # mark both entries of Identity & seat: archiving them empties it
+        highlight_entry(app, "[Identity]")
+        await pilot.press("space")
+        index.editor.focus()
+        await pilot.press("ctrl+p", *"archive")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ArchiveDialog)
+        await pilot.press("q")
+        await settle(app, pilot)
+        assert app.screen is index and index.editor.text == text
+    assert (memory / "MEMORY.md").read_bytes() == before
+
+
+async def test_q_closes_the_fleet_panels_dialogs(tmp_path):
+    """The fleet panel's own dialogs: the set-aside question and a diff; q closes each, nothing renamed."""
+    from curator.widgets.fleet_grid import FleetGrid
+
+    manifest = write_fleet(tmp_path / "fleet")
+    divergent = make_divergent(manifest)
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        fleet = app.screen
+        grid = fleet.query_one(FleetGrid)
+        grid.move_cursor(row=[p.agent_id for p in grid.plans].index("@neo-opencode-juno"))
+        for key, dialog_type in (("x", ConfirmDialog), ("d", DiffDialog)):
+            await pilot.press(key)
+            await settle(app, pilot)
+            assert isinstance(app.screen, dialog_type), key
+            await pilot.press("q")
+            await settle(app, pilot)
+            assert app.screen is fleet and app.return_code is None
+    assert divergent.exists()  # not set aside
