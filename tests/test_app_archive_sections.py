@@ -31,6 +31,15 @@ def put_cursor_on(app, needle: str, *, focus: bool) -> None:
         table.focus()
 
 
+async def open_archive_preview(app, pilot, needle: str):
+    """Settle, put the Entries cursor on ``needle`` (the panel focused), press a: the dialog."""
+    await settle(app, pilot)
+    put_cursor_on(app, needle, focus=True)
+    await pilot.press("a")
+    await pilot.pause()
+    return app.screen
+
+
 def body_text(dialog) -> str:
     return str(dialog.query_one("#confirm-body", Static).render())
 
@@ -39,11 +48,7 @@ async def test_panel_focused_archive_of_a_sections_last_entry_says_so_and_keeps_
     seat = craft_section_seat(tmp_path)
     async with CuratorApp(seat).run_test(size=SIZE) as pilot:
         app = pilot.app
-        await settle(app, pilot)
-        put_cursor_on(app, "parser's hot path", focus=True)
-        await pilot.press("a")
-        await pilot.pause()
-        dialog = app.screen
+        dialog = await open_archive_preview(app, pilot, "parser's hot path")
         assert isinstance(dialog, ArchiveDialog)
         assert "'Craft hooks' with no entry" in str(dialog.query_one("#emptied-note", Static).render())
         choice = dialog.query_one("#drop-headings", Checkbox)
@@ -62,11 +67,7 @@ async def test_panel_focused_h_removes_the_emptied_heading_in_the_same_undoable_
     before = (seat / "MEMORY.md").read_bytes()
     async with CuratorApp(seat).run_test(size=SIZE) as pilot:
         app = pilot.app
-        await settle(app, pilot)
-        put_cursor_on(app, "parser's hot path", focus=True)
-        await pilot.press("a")
-        await pilot.pause()
-        dialog = app.screen
+        dialog = await open_archive_preview(app, pilot, "parser's hot path")
         await pilot.press("h")
         await pilot.pause()
         choice = dialog.query_one("#drop-headings", Checkbox)
@@ -112,10 +113,6 @@ async def test_editor_focused_the_palette_archive_offers_the_heading_and_types_n
 async def test_an_archive_that_empties_nothing_keeps_the_plain_preview(tmp_path):
     seat = write_seat(tmp_path / "memory")
     async with CuratorApp(seat).run_test(size=SIZE) as pilot:
-        app = pilot.app
-        await settle(app, pilot)
-        put_cursor_on(app, "Never force-push", focus=True)
-        await pilot.press("a")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmDialog) and not isinstance(app.screen, ArchiveDialog)
-        assert not app.screen.query("#drop-headings")
+        dialog = await open_archive_preview(pilot.app, pilot, "Never force-push")
+        assert isinstance(dialog, ConfirmDialog) and not isinstance(dialog, ArchiveDialog)
+        assert not dialog.query("#drop-headings")

@@ -26,6 +26,17 @@ def failing_canary(calls: list):
     return run_canary
 
 
+async def press_c_on(app, pilot, resident: str) -> FleetScreen:
+    """Settle, put the grid's cursor on ``resident``, press c and let the boot check end: the fleet screen."""
+    await settle(app, pilot)
+    screen = app.screen
+    grid = screen.query_one(FleetGrid)
+    grid.move_cursor(row=[p.agent_id for p in grid.plans].index(resident))
+    await pilot.press("c")
+    await settle(app, pilot)
+    return screen
+
+
 async def test_e_after_a_failed_check_shows_its_evidence_even_when_the_result_cannot_be_saved(tmp_path, monkeypatch):
     import curator.canary.run
 
@@ -37,12 +48,7 @@ async def test_e_after_a_failed_check_shows_its_evidence_even_when_the_result_ca
     fleet = born_fleet(tmp_path / "fleet")
     app = CuratorApp(fleet_path=fleet.path)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(app, pilot)
-        screen = app.screen
-        grid = screen.query_one(FleetGrid)
-        grid.move_cursor(row=[p.agent_id for p in grid.plans].index(KIMI))
-        await pilot.press("c")
-        await settle(app, pilot)
+        screen = await press_c_on(app, pilot, KIMI)
         assert [resident for resident, _save in calls] == [KIMI]
         assert isinstance(app.screen, CanaryEvidence)  # the evidence opens when the check ends
         await pilot.press("q")
@@ -69,12 +75,7 @@ async def test_boot_check_not_run_status_fits_80_columns_and_names_no_flag(tmp_p
     apply_fleet(fleet)
     app = CuratorApp(fleet_path=fleet.path)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(app, pilot)
-        screen: FleetScreen = app.screen
-        grid = screen.query_one(FleetGrid)
-        grid.move_cursor(row=[p.agent_id for p in grid.plans].index(KIMI))
-        await pilot.press("c")
-        await settle(app, pilot)
+        screen: FleetScreen = await press_c_on(app, pilot, KIMI)
         status = screen.query_one("#status")
         text = str(status.render())
         assert "boot check not run" in text and "e: why" in text
