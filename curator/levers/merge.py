@@ -4,13 +4,15 @@ Candidates (``find_candidates``): pairs found through the index's rarer words an
 many entries share each word (``curator.levers.similarity``: a tag suffix or boilerplate many
 entries carry weighs little; link texts and linked file names count), then costed by their default
 merge. A pair is shown when that merge keeps every fact and still saves real bytes (what a bearer
-gains), or when one entry indexes the detail file the other cites and their content overlaps; the
-ones that save most come first. Exact repeats of any count are one group. Template identity lines
+gains), or when one entry indexes the detail file the other cites (a link, or a file named in a code
+span) and their content overlaps, or when an entry says of itself that it is superseded (it goes into
+the entry that shares most with it); the ones that save most come first. Exact repeats of any count are one group. Template identity lines
 are never candidates.
 
 A merge puts one entry in the place of the first: one headline (its first line, then the other first
-lines' clauses whose content words it does not say yet, and the links of any clause carrying a
-pointer it lacks), then every part's sub-lines without duplicates; table rows merge cell by cell.
+lines' clauses whose content words it does not say yet, less a trailing fragment it says already,
+and the links of any clause carrying a pointer it lacks), then every part's sub-lines without
+duplicates; table rows merge cell by cell. A superseded part brings only its links.
 The pointer graph is re-checked on the result (``curator.pointers.check_pointers`` with the new
 bytes): a merge that drops a pointer the user did not name, leaves a dangling pointer, or orphans a
 detail file is refused with the list of what would be lost, unless forced.
@@ -18,6 +20,7 @@ detail file is refused with the list of what would be lost, unless forced.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -28,8 +31,8 @@ from curator import markdown
 from curator.change import Change, digest
 from curator.errors import CuratorError, InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex
-from curator.levers.similarity import Weights, entry_words, words_of
-from curator.levers.text import clauses, content_end, entries_by_id, entry_source, entry_start
+from curator.levers.similarity import Weights, entry_words, stem, words_of
+from curator.levers.text import clauses, content_end, depth_map, entries_by_id, entry_source, entry_start
 from curator.pointers import PointerReport, check_pointers
 
 INDEX_NAME = "MEMORY.md"
@@ -85,17 +88,43 @@ def shared_target(a: Entry, b: Entry) -> str:
     return ""
 
 
+# A file named in a code span (`docs/codex-config.md`): many indexes name their detail files so,
+# without a link. Such a name is a detail the entry cites, as a link is (never checked as a pointer).
+FILE_SPAN = re.compile(r"`(?:\./)?([\w~-][\w.~/-]*\.[A-Za-z][\w]{0,5})`")
+
+
 def pointer_keys(entry: Entry) -> set[str]:
-    """file#anchor of the entry's file links (decoded), or file alone."""
-    return {link.path + (f"#{link.anchor}" if link.anchor else "") for link in entry.pointers
+    """file#anchor of the entry's file links (decoded), or file alone; and files named in code spans."""
+    keys = {link.path + (f"#{link.anchor}" if link.anchor else "") for link in entry.pointers
             if link.kind == "file" and link.path and link.style != "image"}
+    if "`" in entry.text:
+        keys.update(FILE_SPAN.findall(entry.text))
+    return keys
+
+
+BARE_WORDS = 3  # content words besides the target's name up to which an entry only points at it
+
+
+def bare_pointer(entry: Entry, target: str) -> bool:
+    """The entry says little besides naming ``target``: "See [x.md](x.md) for full schema", "Details
+    in topic file: `x.md`". (A titled link, ``[Gate & Recalibration](x.md) — …``, says more.)"""
+    if entry.text.count("\n") or len(entry.text) > 160:
+        return False
+    path = target.partition("#")[0]
+    name = posixpath.splitext(posixpath.basename(path))[0].lower()
+    text = entry.text.replace(path, " ").replace(unquote(path), " ")
+    own = words_of(text) - {stem(w) for w in re.split(r"[\W_]+", unquote(name)) if w}
+    return len(own) <= BARE_WORDS
 
 
 def leading_target(entry: Entry) -> str:
-    """The target of the link the entry opens with, or ''."""
+    """The detail the entry opens with (a link, or a file named in a code span), or ''."""
+    opening = LIST_MARKER.sub("", entry.text.partition("\n")[0], count=1).lstrip("*_ ")
+    if opening.startswith("`"):
+        named = FILE_SPAN.match(opening)
+        return named.group(1) if named else ""
     for link in entry.pointers:
         if link.kind == "file" and link.path and link.line == entry.line:
-            opening = LIST_MARKER.sub("", entry.text.partition("\n")[0], count=1).lstrip("*_ ")
             if opening.startswith("[") or opening.startswith("!["):
                 return link.path + (f"#{link.anchor}" if link.anchor else "")
         break
@@ -105,7 +134,38 @@ def leading_target(entry: Entry) -> str:
 def lead_first(group: list[Entry]) -> list[Entry]:
     """The order a careful bearer merges in: the entry that indexes a detail file (opens with its
     link) keeps its place and headline; otherwise the first in the file does."""
-    return sorted(group, key=lambda e: (not leading_target(e), e.line))
+    return sorted(group, key=lambda e: (superseded(e), not leading_target(e), e.line))
+
+
+# An entry that says of itself it is superseded ("SUPERSEDED by unified rules below", "obsolete")
+# is merged into the rule that replaced it: that one leads, and the old one brings only its links.
+SUPERSEDED = re.compile(r"\b(?:superseded|obsolete)\b", re.IGNORECASE)
+
+
+def superseded(entry: Entry) -> bool:
+    first = entry.text.partition("\n")[0]
+    # (substring tests first, any case: a regex with word bounds is slow on a 12 KB line)
+    return any(bit in first for bit in ("upersed", "UPERSED", "bsolete", "BSOLETE")) and bool(SUPERSEDED.search(first))
+
+
+def replacing_pairs(entries: list[Entry], words: Weights) -> dict[tuple[int, int], float]:
+    """(i, j) -> score for each superseded entry and the entry that replaced it: the one sharing the
+    most weight with it (its section first), when they share at least two words."""
+    found = {}
+    for i, entry in enumerate(entries):
+        if not superseded(entry):
+            continue
+        best, best_key = None, (0.0, 0.0)
+        for j, other in enumerate(entries):
+            if j == i or superseded(other):
+                continue
+            score = words.score(i, j)
+            key = (other.section == entry.section, score.shared)
+            if score.words >= 2 and key > best_key:
+                best, best_key = j, key
+        if best is not None:
+            found[(min(i, best), max(i, best))] = 100 * words.score(i, best).dice
+    return found
 
 
 def candidate_pairs(entries: list[Entry]) -> list[tuple[int, int, float, str]]:
@@ -130,11 +190,14 @@ def candidate_pairs(entries: list[Entry]) -> list[tuple[int, int, float, str]]:
             for j in members[x + 1 :]:
                 if shared_target(entries[i], entries[j]) != target:
                     continue
-                # One detail indexed twice, with content that overlaps beyond citing it: a line that
-                # only says "see x.md" beside x.md's own index line adds a fact, not a repeat.
+                # One detail indexed twice, with content that overlaps beyond citing it, or a bare
+                # pointer ("Details in topic file: `x.md`") beside the line that describes x.md.
                 score = words.score(i, j)
-                if score.dice >= SAME_TARGET_SAID or score.overlap >= SUBSET_SAID:
+                if (score.dice >= SAME_TARGET_SAID or score.overlap >= SUBSET_SAID
+                        or bare_pointer(entries[i], target) or bare_pointer(entries[j], target)):
                     found[(i, j)] = (max(found.get((i, j), (0.0, ""))[0], 100 * score.dice), target)
+    for pair, score in replacing_pairs(entries, words).items():
+        found.setdefault(pair, (score, ""))
     return [(i, j, score, target) for (i, j), (score, target) in found.items()]
 
 
@@ -185,7 +248,7 @@ def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = 0.0) ->
         # What the honest merge really saves is the evidence: two paraphrases keep both wordings and
         # save nothing; an entry that repeats another is saved almost whole.
         saved = candidate.bytes_saved
-        if target or (saved >= MIN_SAVING and saved >= SAVED_SHARE * smaller
+        if target or any(map(superseded, members)) or (saved >= MIN_SAVING and saved >= SAVED_SHARE * smaller
                       and (score >= SIMILAR or saved >= REPEATED_SHARE * smaller)):
             costed.append(candidate)
     costed.sort(key=lambda c: (-c.bytes_saved, -c.score, c.entry_ids))
@@ -234,7 +297,10 @@ def _candidate(index: HotIndex, group: list[Entry], score: float, target: str, p
     section = group[0].section if len({e.section for e in group}) == 1 else ""
     share = round(100 * saved / max(1, min(entry.nbytes for entry in group[1:])))
     where = f"in section '{section or '(top)'}'" if section else "across sections"
-    if target:
+    if any(map(superseded, group)):
+        old = next(entry for entry in group if superseded(entry))
+        reason = f"line {old.line} says it is superseded; its links go into the entry that replaced it"
+    elif target:
         reason = f"both index {target}"
     else:
         reason = f"the merge keeps every fact and saves {share}% of the shorter entry, {where}"
@@ -275,10 +341,20 @@ def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = Fals
     bits = set(EXACT_BITS.findall(sources[0]))  # code spans and numbers said so far, verbatim
     kept_lines = {" ".join(part.split()) for part in below}
     have = {link.target for link in group[0].pointers}
+    lead = leading_target(group[0])
     for other, source in zip(group[1:], sources[1:]):
         if (words_of(source) <= said and _bits_said(source, bits)
                 and not ({link.target for link in other.pointers} - have)):
             continue  # it says nothing the merged entry does not: no clause to weigh one by one
+        if lead and bare_pointer(other, lead) and not ({link.target for link in other.pointers} - have):
+            continue  # "See x.md for details" beside x.md's own index line: covered whole
+        if superseded(other):
+            carried = [span for span in INLINE_LINK.findall(source)
+                       if any(_spells(span, link) for link in other.pointers if link.target not in have)]
+            if carried:
+                line += FACET_JOIN + "superseded: " + " ".join(carried)
+                have.update(link.target for link in other.pointers)
+            continue
         other_head, _nl, other_tail = source.partition("\n")
         # The words of this entry the merged one does not say yet, as written: a clause holding none
         # of them says nothing new, and that is a substring test, not a word split per clause.
@@ -294,6 +370,8 @@ def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = Fals
                     continue
                 if _said(words_of(clause), said):
                     continue
+            if not new_pointers:
+                clause = _without_said_tail(clause, said, bits)
             words = words_of(clause)
             if new_pointers:
                 # Its words are said already: carry only its links (every pointer kept, no repeat).
@@ -361,6 +439,27 @@ def _merged_row(group: list[Entry], sources: list[str]) -> str:
                 bits.update(EXACT_BITS.findall(clause))
                 have.update(new_pointers)
     return "| " + " | ".join(cells) + " |"
+
+
+FRAGMENT_CUT = re.compile(r"[,:] ")
+
+
+def _without_said_tail(clause: str, said: set[str], bits: set[str]) -> str:
+    """The clause without a trailing run of fragments (after a ', ' or ': ' outside brackets and code)
+    whose words and code spans are all said already: "Coverage push from 83% → 95%: 1937 tests all
+    passing" beside "1937 tests … all passing" keeps "Coverage push from 83% → 95%". Only a tail goes:
+    a leading fragment gives the rest its sense ("never …, set passwords")."""
+    cuts = [m.start() for m in FRAGMENT_CUT.finditer(clause)]
+    if not cuts:
+        return clause
+    depths = depth_map(clause)
+    keep, end = len(clause), len(clause)
+    for cut in reversed([cut for cut in cuts if depths[cut] == 0]):  # each fragment looked at once
+        fragment = clause[cut + 2 : end]
+        if not (words_of(fragment) <= said and _bits_said(fragment, bits) and "](" not in fragment):
+            break
+        keep = end = cut
+    return clause[:keep]
 
 
 def _said(words: set[str], said: set[str]) -> bool:
