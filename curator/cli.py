@@ -12,7 +12,6 @@ import importlib
 import os
 import shutil
 import sys
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 from curator.errors import CuratorError, from_os_error
@@ -35,6 +34,8 @@ COMMAND_MODULES = {
 
 
 def package_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version  # ~20 ms: only when the version is asked
+
     try:
         return version("seat-curator")
     except PackageNotFoundError:  # run from a checkout that was never installed
@@ -54,13 +55,25 @@ def command_name() -> str:
     return f"{sys.executable} -m curator"
 
 
+class VersionAction(argparse.Action):
+    """``--version``, looked up only when asked: every other command (``tui`` first) starts sooner."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs):
+        super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0,
+                         help="show program's version number and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"{parser.prog} {package_version()}")
+        parser.exit()
+
+
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The parser; with ``argv`` naming a known command, only that command's module is loaded."""
     parser = argparse.ArgumentParser(
         prog="seat-curator",
         description="Give every AI-agent seat a durable, self-loading memory, and keep it small enough to load.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {package_version()}")
+    parser.add_argument("--version", action=VersionAction)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     wanted = next((arg for arg in argv or () if not arg.startswith("-")), None)
     modules = [name for name, commands in COMMAND_MODULES.items() if wanted in commands] or list(COMMAND_MODULES)

@@ -10,6 +10,10 @@ be typed (a panel's table, a dialog without a text field). Everything that must 
 has focus is a ctrl+ or function key; alt+ keys are avoided because in tmux they arrive as ESC then the
 letter and the letter is typed.
 
+``q`` and ``esc`` go back one level, as in lazygit and k9s: they close the dialog or screen on top
+(a dialog's ``q`` is its Cancel); on the first screen ``q`` quits, through the unsaved-edits question.
+Never while a text field has focus: there ``q`` is a letter (and the footer leaves letters out).
+
 Pure: no textual import (the layering test checks it).
 """
 
@@ -43,6 +47,7 @@ class Action:
 TARGETS = {
     "app": "everywhere",
     "index": "index screen",
+    "seat": "index screen, first screen, outside text",
     "editor": "editor",
     "panels": "any panel",
     "entries": "Entries panel",
@@ -53,6 +58,7 @@ TARGETS = {
     "pointers": "Pointers panel",
     "confirm": "preview dialog",
     "merge_dialog": "merge preview",
+    "archive_dialog": "archive preview",
     "conflict": "changed-on-disk dialog",
     "unsaved": "unsaved-edits dialog",
     "text_dialog": "text view",
@@ -80,6 +86,8 @@ ACTIONS: tuple[Action, ...] = (
            "f7", rank=20, short="Settle as is"),
     Action("index.reload", "index", "reload", "Reload from disk", "ctrl+r,f5", key_display="^r", rank=30,
            short="Reload"),
+    # Not priority (unlike the index keys above): a text field keeps its q.
+    Action("seat.quit", "seat", "screen.quit", "Quit", "q", rank=11),
     # -- the editor -------------------------------------------------------------------------------
     Action("editor.find", "editor", "screen.find", "Find", "ctrl+f", rank=12),
     Action("editor.find_next", "editor", "screen.find_next", "Find next", "f3", show=False, rank=13),
@@ -90,7 +98,8 @@ ACTIONS: tuple[Action, ...] = (
            short="Go to line"),
     Action("panels.search_archive", "panels", "screen.search_archive", "Search archive", "slash",
            key_display="/", rank=40),
-    Action("panels.back", "panels", "screen.back", "Back to fleet", "escape,f", key_display="esc", rank=45),
+    # q goes back like esc; on the first screen (`tui DIR`, no fleet beneath) it quits: seat.quit.
+    Action("panels.back", "panels", "screen.back", "Back to fleet", "escape,q,f", key_display="esc/q", rank=45),
     Action("panels.help", "panels", "app.help", "Help", "question_mark", show=False,
            key_display="?", rank=81),
     *(Action(f"panels.tab_{n}", "panels", f"screen.tab('{tab}')", f"{label} panel", str(n), show=False, rank=60 + n)
@@ -106,19 +115,21 @@ ACTIONS: tuple[Action, ...] = (
     Action("archive_search.back", "archive_search", "screen.leave_search", "Back to the list", "escape", rank=15),
     # -- dialogs (no text field has focus where these letters are bound) -----------------------------
     Action("confirm.yes", "confirm", "answer(True)", "Apply", "y", rank=1),
-    Action("confirm.no", "confirm", "answer(False)", "Cancel", "n,escape", key_display="n/esc", rank=2),
+    Action("confirm.no", "confirm", "answer(False)", "Cancel", "n,escape,q", key_display="n/esc", rank=2),
     Action("confirm.down", "confirm", "scroll_body(1)", "Scroll down", "down,j", show=False, rank=70),
     Action("confirm.up", "confirm", "scroll_body(-1)", "Scroll up", "up,k", show=False, rank=71),
     Action("confirm.page_down", "confirm", "scroll_page(1)", "Page down", "pagedown", show=False, rank=72),
     Action("confirm.page_up", "confirm", "scroll_page(-1)", "Page up", "pageup", show=False, rank=73),
     Action("merge_dialog.edit", "merge_dialog", "edit", "Edit the merged line", "e", rank=3),
+    Action("archive_dialog.drop_headings", "archive_dialog", "toggle_drop", "Also remove the emptied heading",
+           "h", rank=3, short="Drop heading"),
     Action("conflict.reload", "conflict", "choose('reload')", "Reload from disk", "r", rank=1),
     Action("conflict.keep", "conflict", "choose('keep')", "Keep mine (overwrite)", "k", rank=2),
     Action("conflict.diff", "conflict", "choose('diff')", "Show diff", "d", rank=3),
-    Action("conflict.cancel", "conflict", "choose(None)", "Cancel", "escape", rank=4),
+    Action("conflict.cancel", "conflict", "choose(None)", "Cancel", "escape,q", key_display="esc", rank=4),
     Action("unsaved.save", "unsaved", "choose('save')", "Save", "s,ctrl+s", key_display="s", rank=1),
     Action("unsaved.discard", "unsaved", "choose('discard')", "Discard edits", "d", rank=2),
-    Action("unsaved.cancel", "unsaved", "choose(None)", "Cancel", "escape,c", key_display="esc", rank=3),
+    Action("unsaved.cancel", "unsaved", "choose(None)", "Cancel", "escape,c,q", key_display="esc", rank=3),
     Action("text_dialog.close", "text_dialog", "close", "Close", "escape,q,enter", key_display="esc", rank=1),
     Action("help.close", "help", "close", "Close help", "escape,q,f1,question_mark", key_display="esc", rank=1),
     Action("line_prompt.cancel", "line_prompt", "cancel", "Cancel", "escape", rank=2),
@@ -139,6 +150,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("fleet.refresh", "fleet", "refresh", "Refresh plan", "ctrl+r,f5", key_display="^r", rank=30),
     Action("fleet.leave_filter", "fleet", "leave_filter", "Back to grid", "escape", show=False, priority=True,
            rank=31),
+    Action("fleet.quit", "fleet", "app.quit", "Quit", "q", rank=11),  # the fleet panel is the first screen
     # Not priority: enter on the focused Cancel button presses Cancel; on the file list it applies.
     Action("preview.apply", "preview", "apply", "Apply plan", "enter", rank=1),
     Action("preview.set_aside", "preview", "set_aside", "Set aside", "x", rank=2),

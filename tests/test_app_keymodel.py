@@ -56,8 +56,9 @@ async def footer_keys(app, pilot) -> list[FooterKey]:
     while True:
         await pilot.pause()
         keys = list(app.screen.query(FooterKey))
-        live = {b.action for _node, b, _enabled, _tip in app.screen.active_bindings.values() if b.show}
-        if {k.action for k in keys} == live and not app.screen.query_one("KeysFooter")._recompose_pending:
+        footer = app.screen.query_one("KeysFooter")
+        live = {binding.action for binding, _enabled, _tip in footer.fitting(footer.wanted())}
+        if {k.action for k in keys} == live and not footer._recompose_pending:
             return keys
         assert time.monotonic() < deadline, "the footer never caught up with the focus"
         await pilot.pause(0.02)

@@ -85,6 +85,7 @@ class FleetScreen(Screen):
         self.file_diffs: dict = {}  # path -> the divergent file's diff in its own lines
         self.boot_results: dict = {}  # agent_id -> the canary's last saved ResidentResult, or None
         self.unrun: dict = {}  # agent_id -> a ResidentResult saying why the last boot check could not start
+        self.ran: dict = {}  # agent_id -> this session's last boot-check result (e shows it even if unsaved)
         self.canary_ids: list[str] = []  # residents whose boot check is running now
         self.shown_boot_cells: dict = {}
         self.clock = time.time  # what boot-check ages are measured against (tests move it on)
@@ -158,7 +159,8 @@ class FleetScreen(Screen):
 
     def boot_cells(self) -> dict:
         now = self.clock()
-        cells = {(rid, BOOT_CHECK): boot_cell(result, now) for rid, result in self.boot_results.items()}
+        cells = {(rid, BOOT_CHECK): boot_cell(self.newest_result(rid, result), now)
+                 for rid, result in self.boot_results.items()}
         cells.update({(rid, BOOT_CHECK): RUNNING for rid in self.canary_ids})
         return cells
 
@@ -242,17 +244,25 @@ class FleetScreen(Screen):
 
     @work(thread=True, group="canary")
     def canary_worker(self, ids: list[str]) -> None:
+        from curator.canary.last_result import save_results
         from curator.canary.run import run_canary
 
         def progress(message: str) -> None:
             self.app.call_from_thread(self.set_status, f"Boot check · {message}", "$warning")
 
         try:
-            results = [r for rid in ids for r in run_canary(self.fleet_path, rid, progress=progress).residents]
+            results = [r for rid in ids for r in run_canary(self.fleet_path, rid, progress=progress,
+                                                            save=False).residents]
         except Exception as err:  # CLI not found, bad manifest, a harness that would not start: say so
             self.app.call_from_thread(self.canary_failed, ids, str(err))
             return
-        self.app.call_from_thread(self.canary_done, results)
+        # Saved apart from the run: a state dir that cannot be written loses the record, not the evidence.
+        unsaved = ""
+        try:
+            save_results(self.fleet_path, results)
+        except (CuratorError, OSError) as err:
+            unsaved = str(err)
+        self.app.call_from_thread(self.canary_done, results, unsaved)
 
     def canary_failed(self, ids: list[str], message: str) -> None:
         """Nothing ran: the cells show the last real result again; ``e`` shows why this one did not start."""
@@ -267,15 +277,24 @@ class FleetScreen(Screen):
         # The status line gives the gist (the words before any parenthesis); e shows it all.
         self.set_status(f"boot check not run: {message.split(' (', 1)[0]} · e: why", "$error")
 
-    def canary_done(self, results: list) -> None:
+    def canary_done(self, results: list, unsaved: str = "") -> None:
         self.canary_ids = []
         for result in results:
             self.unrun.pop(result.resident, None)
+            self.ran[result.resident] = result
         summary = ", ".join(f"{r.resident}: {r.status}" for r in results)
         failed = any(r.status != "PASS" for r in results)
         self.app.notify(summary, title="Boot check", severity="error" if failed else "information", markup=False)
+        if unsaved:
+            self.app.notify(f"The result was not saved ({unsaved}); e shows it until the app closes.",
+                            title="Boot check not saved", severity="warning", markup=False, timeout=10)
         self.refresh_plan()  # re-reads the saved results: the cells show this run's verdict
         self.show_evidence(results)
+
+    def newest_result(self, rid: str, saved):
+        """The saved result, or this session's run of ``rid`` when it is newer (or was not saved)."""
+        ran = self.ran.get(rid)
+        return ran if ran is not None and (saved is None or ran.finished_at > saved.finished_at) else saved
 
     def action_evidence(self) -> None:
         """The last boot check's evidence for the selected residents: the saved result, or why the
@@ -284,8 +303,8 @@ class FleetScreen(Screen):
 
         results = []
         for rid in self.query_one(FleetGrid).selected_ids():
-            saved, unrun = load_result(self.fleet_path, rid), self.unrun.get(rid)
-            newest = max((r for r in (saved, unrun) if r is not None), key=lambda r: r.finished_at, default=None)
+            kept = (load_result(self.fleet_path, rid), self.ran.get(rid), self.unrun.get(rid))
+            newest = max((r for r in kept if r is not None), key=lambda r: r.finished_at, default=None)
             if newest is not None:
                 results.append(newest)
         if not results:

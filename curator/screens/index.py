@@ -26,23 +26,21 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import DataTable, Static, TabbedContent
+from textual.widgets import Static
 
 from curator.change import Change
 from curator.errors import ConflictError, CuratorError
 from curator.keys import REGISTRY, display_keys, effective_keys
 from curator.meter import Limits, claude_code_budget, measure
-from curator.screens.dialogs import ConflictDialog, DiffDialog, LinePrompt, UnsavedDialog
-from curator.screens.index_levers import LeverFlows
-from curator.widgets.archive_panel import ArchivePanel, ArchiveSearch
 from curator.widgets.byte_meter import ByteMeter
 from curator.widgets.footer import KeysFooter
 from curator.widgets.index_editor import IndexEditor
-from curator.widgets.index_panels import IndexPanels
 from curator.widgets.keymap import bindings
 from curator.widgets.messages import AnalysisReady, ChangeApplied, FileChangedOnDisk
-from curator.widgets.panel_table import PanelTable
 from curator.widgets.verbatim import verbatim
+
+# The first frame needs only the title, the meter and the editor: the panels (their tables and tabs),
+# the levers and the dialogs are imported when first used, after it is on screen.
 
 INDEX_NAME = "MEMORY.md"
 ARCHIVE_NAME = "ARCHIVE.md"
@@ -52,9 +50,9 @@ WATCH_INTERVAL = 1.0  # seconds between looks at MEMORY.md's inode, size and mti
 class IndexScreen(Screen):
     HELP_TITLE = "the index screen"
     HAS_EDITOR = True
-    KEY_TARGETS = ("index", "editor", "panels", "entries", "merge", "trim", "archive", "archive_search")
+    KEY_TARGETS = ("index", "seat", "editor", "panels", "entries", "merge", "trim", "archive", "archive_search")
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
-    BINDINGS = bindings("index")
+    BINDINGS = bindings("index") + bindings("seat")
 
     def __init__(self, memory_dir: Path, *, resident_id: str | None = None, profile: str | None = None,
                  limits: Limits = Limits()):
@@ -65,7 +63,6 @@ class IndexScreen(Screen):
         self.limits = limits
         self.store = None
         self.analysis = None  # the last curator.analysis.Analysis shown
-        self.levers = LeverFlows(self)
         # The panels mount after the first frame; until ``mount_panels`` has awaited them all, nothing
         # may query them. An analysis finishing before then is held and shown once they exist.
         self.panels_ready = False
@@ -102,6 +99,9 @@ class IndexScreen(Screen):
 
     async def mount_panels(self) -> None:
         # Awaiting the mount waits for the whole subtree (tabs, panes, tables) to be composed.
+        from curator.widgets.archive_panel import ArchivePanel
+        from curator.widgets.index_panels import IndexPanels
+
         await self.query_one("#body", Horizontal).mount(IndexPanels(self.memory_dir, id="panels"))
         self.panels_ready = True
         self.query_one(ArchivePanel).show()
@@ -122,6 +122,8 @@ class IndexScreen(Screen):
             return None
         if action == "back":
             return self.fleet_below
+        if action == "quit":  # q quits only where it cannot go back (over the fleet, q is Back)
+            return not self.fleet_below
         # The footer shows what can be done now: Save when there is something to write, Undo / Redo
         # change when the journal has a step (help lists them always).
         if action == "save":
@@ -147,8 +149,20 @@ class IndexScreen(Screen):
         return self.query_one("#editor", IndexEditor)
 
     @property
-    def panels(self) -> IndexPanels:
-        return self.query_one(IndexPanels)
+    def panels(self):
+        """The ``IndexPanels`` (mounted after the first frame)."""
+        return self.query_one("#panels")
+
+    @property
+    def levers(self):
+        """The lever flows (``LeverFlows``), made on first use."""
+        if self._levers is None:
+            from curator.screens.index_levers import LeverFlows
+
+            self._levers = LeverFlows(self)
+        return self._levers
+
+    _levers = None
 
     @property
     def dirty(self) -> bool:
@@ -390,7 +404,7 @@ class IndexScreen(Screen):
         self._requested = result.raw
         self.on_analysis_ready(result)
         if self.panels_ready:
-            self.query_one(ArchivePanel).refresh_hits()
+            self.query_one("#archive-panel").refresh_hits()
             if result.analysis is not None:
                 self.flag_new_pointer_problems(before, result.analysis.pointers)
 
@@ -425,11 +439,17 @@ class IndexScreen(Screen):
             elif choice is None:
                 self.set_status("Still here: your edits are as they were.")
 
+        from curator.screens.dialogs import UnsavedDialog
+
         self.app.push_screen(UnsavedDialog(str(self.memory_dir / INDEX_NAME), leaving), decided)
 
     def action_back(self) -> None:
         if self.fleet_below:
             self.confirm_leaving("go back to the fleet", lambda: self.dismiss())
+
+    async def action_quit(self) -> None:
+        """q on the first screen, outside text: quit (asking about unsaved edits first)."""
+        await self.app.action_quit()
 
     def action_reload(self) -> None:
         if self.store is not None:
@@ -464,6 +484,8 @@ class IndexScreen(Screen):
                 self.store.reload()  # the disk version (or its absence) becomes the baseline; the journal keeps it
             self.store.apply(change)
         except ConflictError as err:
+            from curator.screens.dialogs import ConflictDialog
+
             self.app.push_screen(ConflictDialog(str(self.memory_dir / INDEX_NAME), str(err)), self.resolve_conflict)
             return False
         except CuratorError as err:
@@ -518,6 +540,7 @@ class IndexScreen(Screen):
         import difflib
 
         from curator.fsio import read_bytes
+        from curator.screens.dialogs import ConflictDialog, DiffDialog
 
         try:  # a display read: never the store's, which would make the disk version the baseline
             disk = read_bytes(self.store.path_of(INDEX_NAME)).decode("utf-8", "surrogateescape")
@@ -604,13 +627,15 @@ class IndexScreen(Screen):
 
     def action_search_archive(self) -> None:
         self.panels.active = "archive"
-        self.query_one(ArchiveSearch).focus()
+        self.query_one("#archive-search").focus()
 
     def action_leave_search(self) -> None:
-        self.query_one("#archive-table", DataTable).focus()
+        self.query_one("#archive-table").focus()
 
     def action_goto_row(self) -> None:
         """Enter on a panel row: the editor shows that entry's line with its link selected."""
+        from curator.widgets.panel_table import PanelTable
+
         table = self.focused if isinstance(self.focused, PanelTable) else self.panels.active_table()
         target = table.editor_target() if table is not None else None
         if target is None:
@@ -619,14 +644,17 @@ class IndexScreen(Screen):
         self.editor.go_to(target.line, target.select)
         self.editor.focus()
 
-    @on(DataTable.RowSelected)
-    def row_selected(self, event: DataTable.RowSelected) -> None:
+    def on_data_table_row_selected(self, event) -> None:
         """A click on the highlighted row (or DataTable's own enter) leads to the line too."""
+        from curator.widgets.panel_table import PanelTable
+
         if isinstance(event.data_table, PanelTable) and event.data_table.editor_target() is not None:
             self.editor.go_to(event.data_table.editor_target().line, event.data_table.editor_target().select)
             self.editor.focus()
 
     def action_goto_line(self) -> None:
+        from curator.screens.dialogs import LinePrompt
+
         def go(value: str | None) -> None:
             if value and value.strip().isdigit():
                 self.editor.go_to(int(value.strip()))
@@ -637,6 +665,8 @@ class IndexScreen(Screen):
         self.app.push_screen(LinePrompt("Go to line", f"1–{self.editor.document.line_count}"), go)
 
     def action_find(self) -> None:
+        from curator.screens.dialogs import LinePrompt
+
         def find(value: str | None) -> None:
             if value:
                 self._find_text = value
@@ -656,12 +686,10 @@ class IndexScreen(Screen):
         if not self.editor.find(self._find_text):
             self.set_status(f"Not found: {self._find_text}", "$warning")
 
-    @on(TabbedContent.TabActivated)
-    def tab_activated(self) -> None:
+    def on_tabbed_content_tab_activated(self) -> None:
         self.show_detail()
 
-    @on(DataTable.RowHighlighted)
-    def row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    def on_data_table_row_highlighted(self, event) -> None:
         if self.panels_ready and event.data_table is self.panels.active_table():
             self.show_detail()
 

@@ -121,8 +121,34 @@ class LeverFlows:
         if not ids:
             self.app.notify("Select entries in the Entries panel (space marks several).", severity="warning")
             return
-        memory_dir = self.screen.memory_dir
-        self.run("archive", lambda index: plan_archive(memory_dir, index, ids, today=date.today()))
+        memory_dir, today = self.screen.memory_dir, date.today()
+        index = self.disk_index()
+        if index is None:
+            return
+
+        def plan(drop: bool) -> Change:
+            return plan_archive(memory_dir, index, ids, today=today, drop_empty_sections=drop)
+
+        try:
+            first = plan(False)
+        except CuratorError as err:
+            self.app.notify(str(err), title="Cannot archive", severity="error", markup=False)
+            return
+        if not first.emptied_sections:
+            self.confirm(first, index)
+            return
+        # A section left empty: the preview says so and offers removing its heading in the same change.
+        from curator.screens.archive_preview import ArchiveDialog
+
+        dialog = ArchiveDialog("Archive: preview", plan, lambda change: self.preview(change, index, []), first)
+
+        def decided(yes: bool | None) -> None:
+            if yes:
+                self.apply(dialog.change, dialog.outcome())
+            else:
+                self.screen.set_status("Cancelled: nothing was written.")
+
+        self.app.push_screen(dialog, decided)
 
     def trim(self) -> None:
         from curator.levers.trim import plan_trim
@@ -157,6 +183,11 @@ class LeverFlows:
         except CuratorError as err:
             self.app.notify(str(err), title=f"Cannot {what}", severity="error", markup=False)
             return
+        self.confirm(change, index, refused)
+
+    def confirm(self, change: Change, index, refused: list[str] = ()) -> None:
+        """The preview of ``change`` in a ConfirmDialog; applied on yes."""
+        refused = list(refused)
         body = self.preview(change, index, refused)
         title = f"{change.kind.capitalize() or 'Change'}: preview"
 
@@ -198,7 +229,7 @@ class LeverFlows:
             lines.append(diff_content(diff))
         return Content("\n").join(lines)
 
-    def apply(self, change: Change) -> None:
+    def apply(self, change: Change, note: str = "") -> None:
         try:
             self.screen.store.apply(change)
         except ConflictError as err:
@@ -208,5 +239,5 @@ class LeverFlows:
             self.app.notify(str(err), title="Not applied", severity="error", markup=False)
             return
         self.screen.change_applied(ChangeApplied(
-            f"Applied: {change.description} (saved {change.bytes_saved:,} B). "
+            f"Applied: {change.description} (saved {change.bytes_saved:,} B).{note} "
             f"{self.screen.key('index.undo_change')} undoes it.", change.kind))

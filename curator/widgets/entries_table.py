@@ -57,31 +57,51 @@ class EntriesTable(PanelTable):
         self.rows_by_id = {row.id: row for row in rows}
         self.marked &= set(self.rows_by_id)
         narrow = self._narrow = 0 < self.size.width < self.NARROW
+        section = min(16 if narrow else 20, max([7] + [len(r.section or "(top)") for r in rows]))
+        section = self._section_width(rows, section, narrow)
+        dropped = {"share"} if narrow else set()
+        if section < self.MIN_SECTION:
+            dropped.add("section")  # too narrow to say anything: the detail line names the section
+        self._section_hidden = "section" in dropped
         table_rows = []
         for row in self._sorted(rows):
             first_line = row.text.split("\n", 1)[0]
-            cells = [
-                verbatim("✓" if row.id in self.marked else " ", "bold $accent"),
-                verbatim(row.line),
-                verbatim(row.section or "(top)"),
-                verbatim(f"{row.nbytes:,}"),
-                verbatim(f"{row.share:.1%}"),
-                verbatim(row.pointers, POINTER_STYLES.get(row.pointers, "$warning")),
-                verbatim(first_line),
-            ]
-            if narrow:
-                del cells[4]
-            table_rows.append((cells, row.id))
-        columns = [c for c in self.COLUMNS if not (narrow and c[1] == "share")]
-        section = min(16 if narrow else 20, max([7] + [len(r.section or "(top)") for r in rows]))
-        fill(self, columns, table_rows, widths={"mark": 1, "section": section, "text": 100})
+            cells = {
+                "mark": verbatim("✓" if row.id in self.marked else " ", "bold $accent"),
+                "line": verbatim(row.line),
+                "section": verbatim(row.section or "(top)"),
+                "bytes": verbatim(f"{row.nbytes:,}"),
+                "share": verbatim(f"{row.share:.1%}"),
+                "pointers": verbatim(row.pointers, POINTER_STYLES.get(row.pointers, "$warning")),
+                "text": verbatim(first_line),
+            }
+            table_rows.append(([cell for key, cell in cells.items() if key not in dropped], row.id))
+        columns = [c for c in self.COLUMNS if c[1] not in dropped]
+        fill(self, columns, table_rows, widths={"mark": 1, "section": section, "text": 100}, rest="text",
+             min_rest=self.MIN_TEXT)
+        self._filled_width = self.size.width
         if current in self.rows_by_id:
             self.move_cursor(row=self.get_row_index(current))
 
     _narrow = False
+    _section_hidden = False
+    MIN_TEXT = 30  # the entry's own words: never fewer than this many columns
+    MIN_SECTION = 12  # a Section column narrower than this cuts most headings to a word: it goes
+
+    def _section_width(self, rows: list[EntryRow], wanted: int, narrow: bool) -> int:
+        """The Section column's width once the entry text has its MIN_TEXT columns (0: no room)."""
+        if not self.size.width:
+            return wanted  # not laid out yet: on_resize shows the rows again
+        pad = 2 * self.cell_padding
+        others = [1, max([4] + [len(str(r.line)) for r in rows]), max([5] + [len(f"{r.nbytes:,}") for r in rows]),
+                  max([4] + [len(r.pointers) for r in rows])] + ([] if narrow else [6])  # Share: "12.5%"
+        room = (self.size.width - self.styles.scrollbar_size_vertical - sum(others) - pad * (len(others) + 2)
+                - self.MIN_TEXT)
+        return max(0, min(wanted, room))
+    _filled_width = 0  # the width the Entry column was sized for
 
     def on_resize(self) -> None:
-        if self.rows_by_id and (0 < self.size.width < self.NARROW) != self._narrow:
+        if self.rows_by_id and self.size.width != self._filled_width:
             self.show(list(self.rows_by_id.values()))
 
     def _sorted(self, rows: list[EntryRow]) -> list[EntryRow]:
@@ -107,7 +127,11 @@ class EntriesTable(PanelTable):
 
     def detail(self) -> Content:
         row = self.rows_by_id.get(self.cursor_entry_id() or "")
-        return verbatim(row.text) if row else Content("")
+        if row is None:
+            return Content("")
+        if self._section_hidden:
+            return Content("\n").join([verbatim(f"§ {row.section or '(top)'}", "dim"), verbatim(row.text)])
+        return verbatim(row.text)
 
     def selected_ids(self) -> list[str]:
         """Marked entries in file order, or the entry under the cursor when none is marked."""

@@ -30,7 +30,14 @@ class MergeTable(PanelTable):
             rows.append(((verbatim("—"), verbatim(""), verbatim(""), verbatim("no entries say the same thing")), None))
         fill(self, [("Lines", "entries"), ("Section", "section"), ("Saves", "saves"), ("Why", "why")], rows,
              widths={"section": min(16, max([len("Section")] + [len(c.section or "(across sections)")
-                                                                for c in candidates]))})
+                                                                for c in candidates]))}, rest="why")
+        self._filled_width = self.size.width
+
+    _filled_width = 0  # the width the Why column was sized for
+
+    def on_resize(self) -> None:
+        if self.index is not None and self.size.width != self._filled_width:
+            self.show(self.candidates, self.index)
 
     def candidate(self):
         return self.item_at_cursor(self.candidates)
@@ -46,5 +53,8 @@ class MergeTable(PanelTable):
         return EditorTarget(entries[0].line, first_link(entries[0])) if entries else None
 
     def detail(self) -> Content:
-        entries = self.entries()
-        return Content("\n").join(verbatim(e.text) for e in entries) if entries else super().detail()
+        entries, candidate = self.entries(), self.candidate()
+        if not entries:
+            return super().detail()
+        why = verbatim(f"{candidate.score:.0f}% alike · {candidate.reason}", "dim")  # whole, however narrow
+        return Content("\n").join([why, *(verbatim(e.text) for e in entries)])

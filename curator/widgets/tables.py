@@ -20,16 +20,26 @@ def fill(
     *,
     max_width: int = 60,
     widths: dict[str, int] | None = None,
+    rest: str | None = None,
+    min_rest: int = 30,
 ) -> None:
-    """Replace columns and rows. ``columns``: (label, key); ``rows``: (cells, row key); ``widths`` fixes some."""
+    """Replace columns and rows. ``columns``: (label, key); ``rows``: (cells, row key); ``widths`` fixes
+    some. ``rest``: the column (the last, the text) that takes the table's remaining width, at least
+    ``min_rest``, so the other columns never push it out of view (the detail line shows it whole)."""
     cursor_row = table.cursor_row
     table.clear(columns=True)
+    sized = {}
     for index, (label, key) in enumerate(columns):
         width = (widths or {}).get(key)
         if width is None:
             width = max([len(label)] + [row[0][index].cell_length for row in rows if index < len(row[0])])
             width = min(width, max_width)
-        table.add_column(label, key=key, width=width)
+        sized[key] = width
+    if rest is not None and table.size.width:
+        others = sum(w for key, w in sized.items() if key != rest) + 2 * table.cell_padding * len(sized)
+        sized[rest] = max(min_rest, table.size.width - table.styles.scrollbar_size_vertical - others)
+    for label, key in columns:
+        table.add_column(label, key=key, width=sized[key])
     for cells, key in rows:
         table.add_row(*cells, key=key)
     if rows:
