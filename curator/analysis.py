@@ -14,6 +14,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 
 from curator.errors import InputError
+from curator.frontmatter import FrontMatter
 from curator.fsio import leftover_temps, read_bytes
 from curator.index_model import Entry, HotIndex, parse_index
 from curator.load_sim import ALL, LoadResult, simulate
@@ -74,6 +75,19 @@ def entry_pointer_state(analysis: Analysis, entry: Entry) -> str:
     if checked and any(entry.line <= line <= entry.end_line for line in problems):
         return "dangling"
     return "ok"
+
+
+def entry_details(analysis: Analysis, entry: Entry) -> list[tuple[str, FrontMatter]]:
+    """The detail files the entry links to (file links and wikilinks, each once) that declare a
+    ``type`` or ``description`` in their front matter, with what they declare."""
+    found: dict[str, FrontMatter] = {}
+    for link in entry.pointers:
+        name = analysis.pointers.linked_file(link)
+        if name and name not in found:
+            declared = analysis.pointers.detail(name)
+            if declared.type or declared.description:
+                found[name] = declared
+    return list(found.items())
 
 
 # -- reading -----------------------------------------------------------------------------------

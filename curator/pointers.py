@@ -107,6 +107,7 @@ class PointerReport:
     links_by_file: dict[str, tuple[Link, ...]] = field(default_factory=dict)
     files: tuple[str, ...] = ()  # every markdown file considered
     front_matter: dict[str, FrontMatter] = field(default_factory=dict)  # files that declare any
+    wiki_names: dict[str, str] = field(default_factory=dict)  # every name a [[wikilink]] may use -> file
 
     @property
     def problem_count(self) -> int:
@@ -115,6 +116,15 @@ class PointerReport:
     def detail(self, name: str) -> FrontMatter:
         """What file ``name`` declares in its front matter (``type``, ``description``, ``name``)."""
         return self.front_matter.get(name, NONE)
+
+    def linked_file(self, link: Link, source: str = "MEMORY.md") -> str | None:
+        """The memory file a file link or ``[[wikilink]]`` of ``source`` names, if it exists."""
+        if link.kind == "wiki":
+            return resolve_wikilink(link.wiki_name, self.wiki_names)
+        if link.kind != "file" or not link.path:
+            return None
+        name = posixpath.normpath(posixpath.join(posixpath.dirname(source), link.path))
+        return name if name in self.links_by_file else None  # (every markdown file read)
 
 
 # -- parsing, cached ---------------------------------------------------------------------------
@@ -391,7 +401,7 @@ def check_pointers(
     existing_files = (set(tree.files) | set(docs)) - {n for n, d in overrides.items() if d is None}
     existing_files |= {n for n, d in overrides.items() if d is not None}
     file_choices = sorted(existing_files)
-    wiki_names = wiki_index(docs, existing_files)
+    wiki_names = report.wiki_names = wiki_index(docs, existing_files)
 
     edges: dict[str, set[str]] = {name: set() for name in docs}
     state = (str(memory_dir), real_root, frozenset(tree.outside), tuple(sorted(tree.aliases.items())))

@@ -26,16 +26,22 @@ class EntryRow:
     pointers: str  # "ok" | "none" | "dangling" | "escape" | …
     text: str
     link: str = ""  # the first pointer on the entry's first line: what Enter selects in the editor
+    details: tuple[str, ...] = ()  # "file · type · description" of each linked file that declares any
 
 
 def rows_of(analysis) -> list[EntryRow]:
-    from curator.analysis import entry_pointer_state
+    from curator.analysis import entry_details, entry_pointer_state
     from curator.widgets.panel_table import first_link
 
     target = analysis.limits.target
     return [EntryRow(e.id, e.line, e.section, e.nbytes, e.nbytes / target, entry_pointer_state(analysis, e), e.text,
-                     first_link(e))
+                     first_link(e), tuple(_declared(name, said) for name, said in entry_details(analysis, e)))
             for e in analysis.index.entries]
+
+
+def _declared(name: str, said) -> str:
+    """What a linked detail file says of itself, as the detail line shows it."""
+    return " · ".join(part for part in (f"→ {name}", said.type, said.description) if part)
 
 
 class EntriesTable(PanelTable):
@@ -129,9 +135,10 @@ class EntriesTable(PanelTable):
         row = self.rows_by_id.get(self.cursor_entry_id() or "")
         if row is None:
             return Content("")
+        parts = [verbatim(row.text)] + [verbatim(line, "dim") for line in row.details]
         if self._section_hidden:
-            return Content("\n").join([verbatim(f"§ {row.section or '(top)'}", "dim"), verbatim(row.text)])
-        return verbatim(row.text)
+            parts.insert(0, verbatim(f"§ {row.section or '(top)'}", "dim"))
+        return Content("\n").join(parts)
 
     def selected_ids(self) -> list[str]:
         """Marked entries in file order, or the entry under the cursor when none is marked."""
