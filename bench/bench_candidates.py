@@ -11,7 +11,7 @@ weighted word overlap alone gets on the same labels at precision >= 0.8 (ratio =
 
 Cost rows: adversarial indexes up to the 24.6 KB read limit (two long repetitive entries; two
 entries of 300 near-identical clauses; ~1,700 two-word near-duplicates; ~1,300 identical lines).
-measured: ``find_candidates`` on the parsed index, its word caches cleared first (so a round pays
+measured: ``find_candidates`` on the parsed index, its caches cleared first (so a round pays
 for every word); baseline: one markdown-it parse of the same text, timed in the same rounds. Goal:
 at most 10x the parse. The same inputs again for ``plan_fit`` (target 17,000 B; the seat is a
 temporary directory holding only that MEMORY.md, so the pointer graph is the file's own).
@@ -29,6 +29,7 @@ from pathlib import Path
 from curator import markdown
 from curator.index_model import parse_index
 from curator.levers import merge, similarity
+from curator.levers import fit
 from curator.levers.fit import plan_fit
 
 CORPUS = Path("/work/shared/corpus")
@@ -73,6 +74,8 @@ def _fresh(work):
     def run():
         similarity.stem.cache_clear()
         similarity.words_of.cache_clear()
+        merge.superseded.cache_clear()
+        fit._flat.cache_clear()
         return work()
     return run
 

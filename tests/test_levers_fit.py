@@ -162,3 +162,34 @@ def test_fit_on_the_corpus_over_target_indexes(relative: str, tmp_path: Path) ->
     assert unkept_clauses(raw, after) == []
     store.undo()
     assert _files(memory) == before
+
+
+def test_entries_under_a_dated_heading_are_archived_oldest_heading_first(tmp_path: Path) -> None:
+    # A dated sprint heading dates every entry of its subsections; 16/01/2025 is read day first
+    # because the file writes 31/12/2024 (no month 31).
+    filler = "x" * 150
+    text = ("# Active context\n\n"
+            "### Sprint done (16/01/2025)\n#### API\n" + "".join(f"- api step {n} {filler}\n" for n in range(40)) +
+            "### Sprint done (31/12/2024)\n#### UI\n" + "".join(f"- ui step {n} {filler}\n" for n in range(40)) +
+            "### Next\n- keep the lane green\n")
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text(text, encoding="utf-8")
+    index = parse_index(text.encode())
+    plan = plan_fit(memory, index, target=len(text.encode()) - 3000, today=date(2026, 12, 1))
+    (archive_step,) = [s for s in plan.steps if s.kind == "archive"]
+    archived = {index.entry(i).text for i in archive_step.entry_ids}
+    assert archived and all(t.startswith("- ui step") for t in archived)  # 2024-12-31 goes before 2025-01-16
+    assert "2024-12-31 to 2024-12-31" in archive_step.reason
+    assert plan.after <= plan.target
+
+
+def test_slashed_dates_either_way_are_no_date(tmp_path: Path) -> None:
+    from curator.levers.fit import dates_in, slash_order
+
+    assert slash_order(parse_index(b"# A\n- one 31/12/2024\n- two 01/02/2025\n")) == "dmy"
+    assert slash_order(parse_index(b"# A\n- one 12/31/2024\n- two 01/02/2025\n")) == "mdy"
+    assert slash_order(parse_index(b"# A\n- one 03/04/2025\n")) == ""  # either reading: no date
+    assert dates_in("done 01/02/2025", "dmy") == ["2025-02-01"]
+    assert dates_in("done 01/02/2025", "mdy") == ["2025-01-02"]
+    assert dates_in("done 01/02/2025", "") == []

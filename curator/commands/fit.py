@@ -46,11 +46,22 @@ def plan_json(plan: FitPlan) -> dict:
     }
 
 
+def line_ranges(lines) -> str:
+    """1,2,3,5 -> '1-3,5' in the order given (an archive of 200 entries is a few runs, not 200 numbers)."""
+    runs: list[list[int]] = []
+    for line in lines:
+        if runs and line == runs[-1][1] + 1:
+            runs[-1][1] = line
+        else:
+            runs.append([line, line])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
 def plan_lines(plan: FitPlan) -> list[str]:
     out = [f"fit: MEMORY.md {plan.before:,} B -> {plan.after:,} B (target {plan.target:,} B)"]
     for s in plan.steps:
         mark = "x" if s.selected else " "
-        where = ",".join(map(str, s.lines))
+        where = line_ranges(s.lines)
         out.append(f"  [{mark}] {s.number:>2}  {s.kind:<7} saves {s.bytes_saved:>6,} B  line {where}: {s.reason}")
     for note in plan.left_out:
         out.append(f"  left out: {note}")

@@ -3,8 +3,8 @@
 The order is the layer's own: first **trims** (the lesson line stays, the detail moves verbatim into
 the file the entry already links to), then **merges of true duplicates** (every clause and sub-line
 of the entry merged away is already in the kept entry, word for word, and no pointer is lost), then
-**archiving** (entries that carry a date, oldest first, until the target is met; never the template's
-identity lines). Anything else (rewording, archiving undated entries, deciding which paraphrase
+**archiving** (entries that carry a date, or sit under a dated heading, oldest first, until the target
+is met; never the template's identity lines; 16/01/2025 is read as the file writes its dates). Anything else (rewording, archiving undated entries, deciding which paraphrase
 stays) needs the bearer's judgment: the plan then says it cannot reach the target alone and what is
 left.
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 
 from curator.change import Change, digest
@@ -106,12 +107,56 @@ class _State:
             self.index = parsed or parse_index(change.files[INDEX_NAME] or b"")
 
 
-def entry_date(entry: Entry) -> str:
-    """The oldest ISO date the entry carries (YYYY-MM-DD), '' if none."""
-    if not _YEAR_MONTH.search(entry.text):  # a literal-led scan, far quicker than DATE's look-behind
+SLASH_DATE = re.compile(r"(?<![\d/])([0-3]?\d)/([0-3]?\d)/(20\d\d)(?![\d/])")
+
+
+def slash_order(index: HotIndex) -> str:
+    """How the file writes dates with slashes: "dmy" (16/01/2025), "mdy" (01/16/2025), or '' when it
+    writes none, or both ways, or only dates either way could read (03/04/2025): those are no date."""
+    if b"/20" not in index.raw:
         return ""
-    found = [m.group(0) for m in DATE.finditer(entry.text)]
-    return min(found) if found else ""
+    text = index.raw.decode("utf-8", "replace")
+    firsts, seconds = set(), set()
+    for day_or_month, month_or_day, _year in SLASH_DATE.findall(text):
+        firsts.add(int(day_or_month))
+        seconds.add(int(month_or_day))
+    dmy, mdy = max(firsts, default=0) > 12, max(seconds, default=0) > 12
+    return "dmy" if dmy and not mdy else "mdy" if mdy and not dmy else ""
+
+
+def dates_in(text: str, order: str = "") -> list[str]:
+    """The dates ``text`` carries, as YYYY-MM-DD: ISO ones, and slashed ones read in ``order``."""
+    found = [m.group(0) for m in DATE.finditer(text)] if _YEAR_MONTH.search(text) else []
+    if order and "/20" in text:
+        for first, second, year in SLASH_DATE.findall(text):
+            day, month = (int(first), int(second)) if order == "dmy" else (int(second), int(first))
+            if 1 <= month <= 12 and 1 <= day <= 31:
+                found.append(f"{year}-{month:02}-{day:02}")
+    return found
+
+
+def heading_dates(index: HotIndex, order: str = "") -> dict[str, str]:
+    """entry id -> the date of the nearest heading above it that carries one, its own section's or
+    an enclosing one's (``### Sprint (15/01/2025)`` dates every entry of its ``####`` subsections)."""
+    dated: dict[str, str] = {}
+    enclosing: list[tuple[int, str]] = []  # (level, date) of the headings the current one sits in
+    for section in index.sections:
+        while enclosing and enclosing[-1][0] >= section.level:
+            enclosing.pop()
+        found = dates_in(section.heading, order) if section.level else []
+        day = min(found) if found else (enclosing[-1][1] if enclosing else "")
+        if section.level:
+            enclosing.append((section.level, day))
+        if day:
+            dated.update((entry_id, day) for entry_id in section.entry_ids)
+    return dated
+
+
+def entry_date(entry: Entry, order: str = "", headings: dict[str, str] | None = None) -> str:
+    """The oldest date the entry carries (YYYY-MM-DD), else its heading's (``heading_dates``: a dated
+    session or sprint heading dates what is under it); '' if neither carries one."""
+    found = dates_in(entry.text, order)
+    return min(found) if found else (headings or {}).get(entry.id, "")
 
 
 def _lines(original: HotIndex, current: HotIndex, ids) -> tuple[int, ...]:
@@ -119,18 +164,23 @@ def _lines(original: HotIndex, current: HotIndex, ids) -> tuple[int, ...]:
     return tuple((original if original.has_entry(i) else current).entry(i).line for i in ids)
 
 
+@lru_cache(maxsize=1024)  # the same entries are weighed by several candidates and both tests below
+def _flat(text: str) -> str:
+    """The text with every run of whitespace made one space."""
+    return " ".join(text.split())
+
+
 def _may_repeat(index: HotIndex, candidate: merge.Candidate) -> bool:
     """A merge of true duplicates adds nothing to the kept entry: its default text is that entry's."""
-    kept = index.entry(candidate.entry_ids[0]).text
-    return " ".join(candidate.merged.split()) == " ".join(kept.split())
+    return _flat(candidate.merged) == _flat(index.entry(candidate.entry_ids[0]).text)
 
 
 def _true_duplicate(index: HotIndex, candidate: merge.Candidate) -> bool:
     """Every clause and sub-line of the entries merged away is already in the kept entry, verbatim."""
     group = [index.entry(i) for i in candidate.entry_ids]
-    flat = " ".join(group[0].text.split())
+    flat = _flat(group[0].text)
     for entry in group[1:]:
-        if " ".join(entry.body.split()) in flat:  # said whole, as written
+        if _flat(entry.body) in flat:  # said whole, as written
             continue
         said = {clause for part in set(entry.text.split("\n"))  # each distinct line and clause once
                 for clause in clauses(merge.LIST_MARKER.sub("", part.strip(), count=1))}
@@ -247,7 +297,10 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
     # 3. Archive: dated entries, oldest first, as few as reach the target; one step.
     if projected > target:
         current = state.index
-        days = ((entry_date(e), e.line, e) for e in current.entries if e.section != merge.IDENTITY_SECTION)
+        order = slash_order(current)
+        headings = heading_dates(current, order)
+        days = ((entry_date(e, order, headings), e.line, e) for e in current.entries
+                if e.section != merge.IDENTITY_SECTION)
         dated = sorted((t for t in days if t[0]), key=lambda t: (t[0], t[1]))
         chosen, going = [], 0
         # What archiving each takes from the index: its lines, and a paragraph's blank line with it.
@@ -267,7 +320,7 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
                 if change.warnings:
                     left_out.append("archive: " + "; ".join(change.warnings))
                 else:
-                    span = f"{entry_date(chosen[0])} to {entry_date(chosen[-1])}"
+                    span = f"{entry_date(chosen[0], order, headings)} to {entry_date(chosen[-1], order, headings)}"
                     reason = f"{len(chosen)} dated entr{'y' if len(chosen) == 1 else 'ies'}, oldest first ({span})"
                     if step("archive", ids, _lines(index, current, ids), change.bytes_saved, reason, ["ARCHIVE.md"]):
                         state.take(change)
