@@ -193,3 +193,10 @@ def test_slashed_dates_either_way_are_no_date(tmp_path: Path) -> None:
     assert dates_in("done 01/02/2025", "dmy") == ["2025-02-01"]
     assert dates_in("done 01/02/2025", "mdy") == ["2025-01-02"]
     assert dates_in("done 01/02/2025", "") == []
+
+
+def test_line_ranges_say_runs_in_the_order_given() -> None:
+    from curator.levers.fit import line_ranges
+
+    assert line_ranges([146, 147, 148, 150, 3, 72, 73]) == "146-148,150,3,72-73"
+    assert line_ranges([5]) == "5"

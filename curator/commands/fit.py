@@ -14,7 +14,7 @@ from pathlib import Path
 
 from curator.errors import CuratorError
 from curator.index_model import parse_index
-from curator.levers.fit import FitPlan, plan_fit
+from curator.levers.fit import FitPlan, line_ranges, plan_fit
 from curator.meter import Limits
 from curator.store import INDEX_NAME, SeatStore
 
@@ -44,17 +44,6 @@ def plan_json(plan: FitPlan) -> dict:
                   for s in plan.steps],
         "files": list(plan.change.names) if plan.change else [],
     }
-
-
-def line_ranges(lines) -> str:
-    """1,2,3,5 -> '1-3,5' in the order given (an archive of 200 entries is a few runs, not 200 numbers)."""
-    runs: list[list[int]] = []
-    for line in lines:
-        if runs and line == runs[-1][1] + 1:
-            runs[-1][1] = line
-        else:
-            runs.append([line, line])
-    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
 def plan_lines(plan: FitPlan) -> list[str]:

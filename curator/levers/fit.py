@@ -159,6 +159,17 @@ def entry_date(entry: Entry, order: str = "", headings: dict[str, str] | None = 
     return min(found) if found else (headings or {}).get(entry.id, "")
 
 
+def line_ranges(lines) -> str:
+    """1,2,3,5 -> '1-3,5' in the order given (an archive of 200 entries is a few runs, not 200 numbers)."""
+    runs: list[list[int]] = []
+    for line in lines:
+        if runs and line == runs[-1][1] + 1:
+            runs[-1][1] = line
+        else:
+            runs.append([line, line])
+    return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
 def _lines(original: HotIndex, current: HotIndex, ids) -> tuple[int, ...]:
     """Where the entries sit in the index as it is now on disk (an entry a step made: where it is)."""
     return tuple((original if original.has_entry(i) else current).entry(i).line for i in ids)

@@ -21,7 +21,9 @@ Planner = Callable[[tuple[int, ...]], object]
 
 
 def step_label(step) -> Content:
-    where = ",".join(map(str, step.lines))
+    from curator.levers.fit import line_ranges
+
+    where = line_ranges(step.lines)
     return verbatim(f"{step.number}. {step.kind} · saves {step.bytes_saved:,} B · line {where}: {step.reason}")
 
 
