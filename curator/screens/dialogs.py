@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Static
 
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
+from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import diff_content, verbatim
 
 
@@ -136,7 +137,7 @@ class LinePrompt(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with VerticalGroup(classes="dialog prompt"):
             yield Static(verbatim(self.title_text), classes="dialog-title")
-            yield Input(self.value, placeholder=self.placeholder, id="prompt-input")
+            yield TextInput(self.value, placeholder=self.placeholder, id="prompt-input")
         yield KeysFooter()
 
     @on(Input.Submitted, "#prompt-input")

@@ -25,6 +25,7 @@ from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
+from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import verbatim
 from generators.composer import DIVERGENT, MATCH, PENDING
 
@@ -93,7 +94,7 @@ class FleetScreen(Screen):
     def compose(self) -> ComposeResult:
         yield Static(verbatim(f"Fleet · {self.fleet_path}"), id="fleet-title")
         words = ", ".join(s.lower() for s in (DIVERGENT, PENDING, MATCH))
-        yield Input(placeholder=f"/ filter: agent id, harness, or status ({words})…", id="fleet-filter", compact=True)
+        yield TextInput(placeholder=f"/ filter: agent id, harness, or status ({words})…", id="fleet-filter", compact=True)
         yield FleetGrid(id="fleet-grid")
         with VerticalScroll(id="fleet-detail"):
             yield Static(id="fleet-detail-text")

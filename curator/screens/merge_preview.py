@@ -23,6 +23,7 @@ from curator.errors import CuratorError
 from curator.index_model import LIST_MARKER
 from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.keymap import bindings
+from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import verbatim
 
 # plan(text) -> (change, what a refused plan would lose); text None means the core's default line.
@@ -60,7 +61,7 @@ class MergeDialog(ConfirmDialog):
     def compose_above_body(self) -> ComposeResult:
         yield Static(verbatim("Merged line — e to edit (ctrl+u clears to the left), enter when done; "
                               "the list marker is kept:"), classes="merge-hint")
-        yield Input(self.default_line, id="merge-text", select_on_focus=False)
+        yield TextInput(self.default_line, id="merge-text", select_on_focus=False)
 
     def action_edit(self) -> None:
         field = self.query_one("#merge-text", Input)

@@ -14,12 +14,13 @@ from curator.errors import CuratorError
 from curator.widgets.keymap import bindings
 from curator.widgets.panel_table import PanelTable
 from curator.widgets.tables import fill
+from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import verbatim
 
 ARCHIVE_NAME = "ARCHIVE.md"
 
 
-class ArchiveSearch(Input):
+class ArchiveSearch(TextInput):
     """Text goes in here: its only command is esc (back to the list)."""
 
     BINDINGS = bindings("archive_search")

@@ -17,9 +17,10 @@ from textual.message import Message
 from textual.widgets import TextArea
 
 from curator.widgets.keymap import bindings
+from curator.widgets.text_fields import EscThenKey
 
 
-class IndexEditor(TextArea):
+class IndexEditor(EscThenKey, TextArea):
     BINDINGS = bindings("editor")
 
     class DirtyChanged(Message):

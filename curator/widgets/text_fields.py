@@ -1,0 +1,46 @@
+"""Text fields that never type an alt+ key: in tmux (and any terminal that holds Esc for a moment)
+Esc followed quickly by a letter arrives as one read, ESC + the letter, which Textual reports as
+``alt+<letter>`` with the letter as its character, and a text widget would type it.
+
+Here it is what the user did: Esc, then the key. Esc runs first (it leaves the field the way Esc does
+there); the key is sent on once Esc's focus change has happened, to whatever has focus then. If focus
+is still in text (Esc closed a dialog and the editor has focus again) the key is dropped, never typed.
+
+No Input import here: the editor uses this, and the first frame loads no Input (see text_input.py).
+"""
+
+from __future__ import annotations
+
+from textual import events
+
+
+def alt_typed(event: events.Key) -> str | None:
+    """The key behind ``alt+<printable>`` (``"a"`` for alt+a, ``"slash"`` for alt+/), else None."""
+    if not event.key.startswith("alt+") or not event.is_printable:
+        return None
+    return event.key.removeprefix("alt+")
+
+
+class EscThenKey:
+    """Mix in before a text widget's class (``class IndexEditor(EscThenKey, TextArea)``): its own
+    ``_on_key`` runs first and keeps alt+<printable> out of the text."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        key = alt_typed(event)
+        if key is None:
+            return
+        event.stop()
+        event.prevent_default()  # the text widget's own _on_key (the typing) is not run
+        app = self.app
+        # Esc's bindings, as a lone Esc finds them: priority ones first, then along the focus chain.
+        if not await app._check_bindings("escape", priority=True):
+            await app._check_bindings("escape")
+
+        def then_the_key() -> None:
+            # Queued after the focus change Esc asked for (Widget.focus is deferred the same way).
+            from curator.widgets.footer import is_text_field
+
+            if not is_text_field(app.focused):
+                app.simulate_key(key)
+
+        app.call_later(then_the_key)

@@ -1,0 +1,75 @@
+"""Keys as a QA pass in tmux met them: Esc + a letter in one read, go to line, the footer's Enter and
+/ keys, `tui DIR`'s missing fleet, and the quit a conflict must not drop."""
+
+from __future__ import annotations
+
+from textual._xterm_parser import XTermParser
+from textual.widgets import Input
+
+from curator.app import CuratorApp
+from curator.screens.dialogs import ConfirmDialog
+from curator.screens.fleet import FleetScreen
+from curator.screens.preview import PreviewScreen
+from curator.widgets.panel_table import PanelTable
+from test_app_fixtures import app_env, settle, write_fleet, write_seat  # noqa: F401
+from test_app_keymodel import SIZE, footer_keys, notes
+
+
+async def terminal_bytes(app, pilot, data: str) -> None:
+    """Send ``data`` as a terminal writes it in one read: Textual's own parser turns it into key
+    events (ESC + "a" is ``alt+a`` with "a" as its character, as tmux delivers Esc then a)."""
+    parser = XTermParser()
+    events = list(parser.feed(data)) + list(parser.feed(""))
+    for event in events:
+        event.set_sender(app)
+        app._driver.send_message(event)
+        await pilot.pause()
+    await settle(app, pilot)
+
+
+# == 1. Esc + a letter in one read is Esc, then the key; never typed ===============================
+async def test_esc_then_a_in_one_read_never_types_into_the_editor(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        editor = app.screen.editor
+        text = editor.text
+        assert app.focused is editor
+        await terminal_bytes(app, pilot, "\x1ba")
+        assert editor.text == text
+        # Esc left the editor for the panels, then `a` archived the highlighted entry (its preview).
+        assert isinstance(app.screen, ConfirmDialog)
+
+
+async def test_alt_letters_are_never_typed_into_any_text_field(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2", "slash", "c", "i")
+        await settle(app, pilot)
+        search = app.screen.query_one("#archive-search", Input)
+        assert app.focused is search
+        await terminal_bytes(app, pilot, "\x1bz")
+        assert search.value == "ci"
+        await pilot.press("f2")  # back to the editor: the go-to box and find box are text too
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        field = app.screen.query_one("#prompt-input", Input)
+        await terminal_bytes(app, pilot, "\x1bq")
+        assert field.value == ""
+
+
+async def test_esc_then_p_in_the_fleet_filter_opens_the_preview_and_types_nothing(tmp_path):
+    manifest = write_fleet(tmp_path / "fleet")
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", "k")
+        await settle(app, pilot)
+        field = app.screen.query_one("#fleet-filter", Input)
+        assert app.focused is field
+        await terminal_bytes(app, pilot, "\x1bp")
+        assert field.value == "k"
+        assert isinstance(app.screen, PreviewScreen)
