@@ -73,3 +73,40 @@ async def test_esc_then_p_in_the_fleet_filter_opens_the_preview_and_types_nothin
         await terminal_bytes(app, pilot, "\x1bp")
         assert field.value == "k"
         assert isinstance(app.screen, PreviewScreen)
+
+
+# == 2. go to line selects nothing; a link selection does not outlive focus ======================
+async def test_go_to_line_puts_the_cursor_at_the_start_and_the_next_key_replaces_nothing(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        editor = app.screen.editor
+        line_12 = editor.text.split("\n")[11]
+        await pilot.press("ctrl+g", "1", "2", "enter")
+        await pilot.pause()
+        assert editor.selection.is_empty and editor.selection.start == (11, 0)
+        await pilot.press("x")
+        assert editor.text.split("\n")[11] == "x" + line_12
+
+
+async def test_a_link_selected_from_a_panel_is_collapsed_when_the_editor_loses_focus(tmp_path):
+    from test_app_keymodel import highlight_entry
+
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        row = highlight_entry(app, "Never force-push")
+        await pilot.press("enter")
+        await pilot.pause()
+        editor = app.screen.editor
+        assert editor.selected_text == "git.md"  # by design: the link, to look at or retype
+        await pilot.press("f2")  # to the panels and back, then type
+        await pilot.pause()
+        assert editor.selection.is_empty
+        await pilot.press("f2")
+        await pilot.pause()
+        assert app.focused is editor
+        await pilot.press("x")
+        assert "git.md" in editor.text.split("\n")[row.line - 1]

@@ -79,7 +79,8 @@ class IndexEditor(EscThenKey, TextArea):
 
     def go_to(self, line: int, select: str = "") -> None:
         """Cursor to 1-based ``line``, ``select`` (e.g. a link target) selected if it is on that line,
-        else the whole line; centred in view."""
+        else at the start of the line with nothing selected (the next key types, it replaces nothing);
+        centred in view."""
         lines = self.text.split("\n")
         row = max(0, min(line - 1, len(lines) - 1))
         text = lines[row] if lines else ""
@@ -87,8 +88,14 @@ class IndexEditor(EscThenKey, TextArea):
         if column >= 0:
             self.select_range((row, column), (row, column + len(select)))
         else:
-            self.select_range((row, 0), (row, len(text)))
+            self.select_range((row, 0), (row, 0))
         self.scroll_cursor_visible(center=True)
+
+    def _on_blur(self, _event) -> None:
+        """A selection (the link Enter on a panel row selects) does not outlive focus: typing after
+        coming back, or a key pressed elsewhere meanwhile, never replaces it."""
+        if not self.selection.is_empty:
+            self.select_range(self.selection.end, self.selection.end)  # find next goes on from here
 
     def select_range(self, start: tuple[int, int], end: tuple[int, int]) -> None:
         from textual.widgets.text_area import Selection
