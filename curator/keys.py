@@ -94,6 +94,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("editor.goto_line", "editor", "screen.goto_line", "Go to line", "ctrl+g", rank=14),
     Action("editor.leave", "editor", "screen.focus_panels", "To the panels", "escape", show=False, rank=13),
     # -- every panel (letters: a panel's table takes no text) -----------------------------------------
+    # Offered only on a row that is a line of MEMORY.md (not the Archive or Load panels' rows).
     Action("panels.goto", "panels", "screen.goto_row", "Go to line in editor", "enter", rank=15,
            short="Go to line"),
     Action("panels.search_archive", "panels", "screen.search_archive", "Search archive", "slash",

@@ -110,3 +110,19 @@ async def test_a_link_selected_from_a_panel_is_collapsed_when_the_editor_loses_f
         assert app.focused is editor
         await pilot.press("x")
         assert "git.md" in editor.text.split("\n")[row.line - 1]
+
+
+# == 3. Enter is in the footer only where it goes to a line =====================================
+async def test_footer_offers_enter_only_on_panels_whose_rows_are_lines(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=(200, 36)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")
+        shown = {}
+        for tab in "123456":
+            await pilot.press(tab)
+            await settle(app, pilot)
+            shown[tab] = "enter" in {k.key for k in await footer_keys(app, pilot)}
+        # Pointers: the fixture has no pointer problem, so no row leads anywhere.
+        assert shown == {"1": True, "2": True, "3": True, "4": False, "5": False, "6": False}

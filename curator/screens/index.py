@@ -120,6 +120,9 @@ class IndexScreen(Screen):
         when there is a fleet panel beneath this screen."""
         if action in self.PANEL_ACTIONS and not self.panels_ready:
             return None
+        if action == "goto_row":  # Enter is offered only on a row that is a line of MEMORY.md
+            target = getattr(self.focused, "editor_target", None)
+            return target is None or target() is not None
         if action == "back":
             return self.fleet_below
         if action == "quit":  # q quits only where it cannot go back (over the fleet, q is Back)
@@ -386,6 +389,7 @@ class IndexScreen(Screen):
         meter.line_cap, meter.profile = (load.line_cap, load.profile) if load else (None, "")
         self.panels.show(event.analysis, event.extras)
         self.show_detail()
+        self.refresh_bindings()  # the rows Enter leads from changed
         for warning in event.analysis.warnings:
             self.set_status(warning, "$warning")
 
@@ -648,9 +652,14 @@ class IndexScreen(Screen):
         """A click on the highlighted row (or DataTable's own enter) leads to the line too."""
         from curator.widgets.panel_table import PanelTable
 
-        if isinstance(event.data_table, PanelTable) and event.data_table.editor_target() is not None:
-            self.editor.go_to(event.data_table.editor_target().line, event.data_table.editor_target().select)
-            self.editor.focus()
+        if not isinstance(event.data_table, PanelTable):
+            return
+        target = event.data_table.editor_target()
+        if target is None:  # a click on such a row: say why nothing moves
+            self.app.notify("This row is not a line of MEMORY.md.", timeout=3)
+            return
+        self.editor.go_to(target.line, target.select)
+        self.editor.focus()
 
     def action_goto_line(self) -> None:
         from curator.screens.dialogs import LinePrompt
@@ -692,6 +701,7 @@ class IndexScreen(Screen):
     def on_data_table_row_highlighted(self, event) -> None:
         if self.panels_ready and event.data_table is self.panels.active_table():
             self.show_detail()
+            self.refresh_bindings()  # Enter leads to a line on some rows and not on others
 
     def show_detail(self) -> None:
         table = self.panels.active_table() if self.panels_ready else None
