@@ -126,3 +126,18 @@ async def test_footer_offers_enter_only_on_panels_whose_rows_are_lines(tmp_path)
             shown[tab] = "enter" in {k.key for k in await footer_keys(app, pilot)}
         # Pointers: the fixture has no pointer problem, so no row leads anywhere.
         assert shown == {"1": True, "2": True, "3": True, "4": False, "5": False, "6": False}
+
+
+# == 4. in the fleet filter / is text ============================================================
+async def test_slash_types_into_the_fleet_filter_and_the_footer_leaves_it_out_there(tmp_path):
+    manifest = write_fleet(tmp_path / "fleet")
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=(200, 36)) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, FleetScreen)
+        assert "slash" in {k.key for k in await footer_keys(app, pilot)}  # on the grid: / filters
+        await pilot.press("slash", "k", "slash", "x")
+        await settle(app, pilot)
+        field = app.screen.query_one("#fleet-filter", Input)
+        assert app.focused is field and field.value == "k/x"
+        assert "slash" not in {k.key for k in await footer_keys(app, pilot)}

@@ -212,6 +212,12 @@ class FleetScreen(Screen):
     def action_filter(self) -> None:
         self.set_focus(self.query_one("#fleet-filter", Input))
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """In the filter, / is text (it types, and the footer leaves it out)."""
+        if action == "filter":
+            return not self.query_one("#fleet-filter", Input).has_focus
+        return True
+
     def action_mark(self) -> None:
         self.query_one(FleetGrid).action_toggle_mark()
 
