@@ -88,6 +88,9 @@ ACTIONS: tuple[Action, ...] = (
            short="Reload"),
     # Not priority (unlike the index keys above): a text field keeps its q.
     Action("seat.quit", "seat", "screen.quit", "Quit", "q", rank=11),
+    # Under `tui DIR` no fleet is beneath: a panel's esc / f (Back, not offered) come here and say so.
+    Action("seat.no_fleet", "seat", "no_fleet", "Say there is no fleet panel to go back to", "escape,f", show=False,
+           rank=46),
     # -- the editor -------------------------------------------------------------------------------
     Action("editor.find", "editor", "screen.find", "Find", "ctrl+f", rank=12),
     Action("editor.find_next", "editor", "screen.find_next", "Find next", "f3", show=False, rank=13),

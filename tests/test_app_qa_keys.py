@@ -141,3 +141,33 @@ async def test_slash_types_into_the_fleet_filter_and_the_footer_leaves_it_out_th
         field = app.screen.query_one("#fleet-filter", Input)
         assert app.focused is field and field.value == "k/x"
         assert "slash" not in {k.key for k in await footer_keys(app, pilot)}
+
+
+# == 5. tui DIR: esc and f in a panel say there is no fleet ======================================
+async def test_esc_and_f_in_a_panel_of_tui_dir_say_there_is_no_fleet_panel(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")
+        await pilot.pause()
+        for key in ("escape", "f"):
+            app.clear_notifications()
+            await pilot.press(key)
+            await pilot.pause()
+            assert "No fleet panel in this session: q quits" in notes(app), key
+            assert isinstance(app.focused, PanelTable) and app.return_code is None
+
+
+async def test_esc_in_a_panel_over_the_fleet_still_goes_back(tmp_path):
+    from test_app_keymodel import fleet_seat
+
+    manifest, memory_dir = fleet_seat(tmp_path)
+    app = CuratorApp(memory_dir, fleet_path=manifest)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2", "escape")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FleetScreen)
+        assert "No fleet panel" not in notes(app)
+

@@ -125,6 +125,8 @@ class IndexScreen(Screen):
             return target is None or target() is not None
         if action == "back":
             return self.fleet_below
+        if action == "no_fleet":
+            return not self.fleet_below
         if action == "quit":  # q quits only where it cannot go back (over the fleet, q is Back)
             return not self.fleet_below
         # The footer shows what can be done now: Save when there is something to write, Undo / Redo
@@ -450,6 +452,11 @@ class IndexScreen(Screen):
     def action_back(self) -> None:
         if self.fleet_below:
             self.confirm_leaving("go back to the fleet", lambda: self.dismiss())
+
+    def action_no_fleet(self) -> None:
+        """esc / f outside text under `tui DIR` (a panel's Back is not offered there): nothing to go
+        back to, and the way out."""
+        self.app.notify(f"No fleet panel in this session: {self.key('seat.quit')} quits.", timeout=3, markup=False)
 
     async def action_quit(self) -> None:
         """q on the first screen, outside text: quit (asking about unsaved edits first)."""
