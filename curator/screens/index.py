@@ -437,8 +437,8 @@ class IndexScreen(Screen):
             return
 
         def decided(choice: str | None) -> None:
-            if choice == "save" and self.save():
-                then()
+            if choice == "save":
+                self.save(then=then)  # after a conflict too: once keep-mine has written it
             elif choice == "discard":
                 self.show_disk_text(self.editor.saved_text)
                 then()
@@ -484,9 +484,11 @@ class IndexScreen(Screen):
         else:
             self.save()
 
-    def save(self, *, overwrite: bool = False) -> bool:
+    def save(self, *, overwrite: bool = False, then=None) -> bool:
         """Write the editor's text through the store; True when it is on disk. A file that vanished is
-        recreated; one changed under us asks reload / keep mine / diff."""
+        recreated; one changed under us asks reload / keep mine / diff. ``then`` (what the save was
+        for: quit, back to the fleet…) runs once the text is on disk, also when that is after the
+        conflict dialog's keep mine."""
         new = self.editor_bytes()
         old = self.editor.saved_text.encode("utf-8", "surrogateescape")
         change = Change(f"edit {INDEX_NAME}", {INDEX_NAME: new}, bytes_saved=len(old) - len(new), kind="edit")
@@ -497,11 +499,14 @@ class IndexScreen(Screen):
         except ConflictError as err:
             from curator.screens.dialogs import ConflictDialog
 
-            self.app.push_screen(ConflictDialog(str(self.memory_dir / INDEX_NAME), str(err)), self.resolve_conflict)
+            self.app.push_screen(ConflictDialog(str(self.memory_dir / INDEX_NAME), str(err)),
+                                 lambda choice: self.resolve_conflict(choice, then))
             return False
         except CuratorError as err:
             if err.code == "NOTHING_TO_CHANGE":  # disk already holds this text
                 self.editor.mark_saved()
+                if then is not None:
+                    then()
                 return True
             self.app.notify(f"{err.code} {err}", title="Not saved", severity="error", markup=False)
             return False
@@ -510,6 +515,8 @@ class IndexScreen(Screen):
         self.change_applied(ChangeApplied(
             f"Saved {INDEX_NAME} ({len(new):,} B). {self.key('index.undo_change')} undoes the save.", "edit"))
         self.warn_readded_archive_entries(old.decode("utf-8", "surrogateescape"))
+        if then is not None:
+            then()
         return True
 
     def warn_readded_archive_entries(self, before: str) -> None:
@@ -536,18 +543,20 @@ class IndexScreen(Screen):
                             "Archive it again or remove it from ARCHIVE.md; restoring it would add another copy.",
                             title="Entry in both files", severity="warning", markup=False, timeout=12)
 
-    def resolve_conflict(self, choice: str | None) -> None:
+    def resolve_conflict(self, choice: str | None, then=None) -> None:
+        """``then``: what the save was for; it goes ahead only when keep mine has written the text
+        (reload and cancel stay here, the user sees what is now in the editor)."""
         if choice == "reload":
             self.reload()
         elif choice == "keep":
-            self.save(overwrite=True)
+            self.save(overwrite=True, then=then)
         elif choice == "diff":
-            self.show_conflict_diff()
+            self.show_conflict_diff(then)
         else:
             self.set_status(f"Not saved: the file on disk changed. {self.key('index.save')} to decide again.",
                             "$warning")
 
-    def show_conflict_diff(self) -> None:
+    def show_conflict_diff(self, then=None) -> None:
         import difflib
 
         from curator.fsio import read_bytes
@@ -563,7 +572,8 @@ class IndexScreen(Screen):
             fromfile="on disk", tofile="in the editor"))
 
         def back(_: None) -> None:
-            self.app.push_screen(ConflictDialog(str(self.memory_dir / INDEX_NAME)), self.resolve_conflict)
+            self.app.push_screen(ConflictDialog(str(self.memory_dir / INDEX_NAME)),
+                                 lambda choice: self.resolve_conflict(choice, then))
 
         self.app.push_screen(DiffDialog(f"{INDEX_NAME}: on disk → in the editor", diff), back)
 
