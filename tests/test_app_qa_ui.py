@@ -1,0 +1,43 @@
+"""What a QA pass in tmux found on the curator's screens: toasts over dialog buttons, a status line
+cut before it says what happened, a fleet panel that misses changes made outside the app, and help
+that is incomplete or unreadable at 80 columns."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Button
+from textual.widgets._toast import Toast
+
+from curator.app import CuratorApp
+from curator.screens.dialogs import ConfirmDialog, ConflictDialog, UnsavedDialog
+from test_app_fixtures import app_env, settle, write_seat  # noqa: F401
+
+GONE = ("MEMORY.md on disk /tmp/ud/seats/neo-opencode-wren-17fd80e76c15/opencode-62f8e1ec095e/memory/MEMORY.md "
+        "is gone from disk (moved or deleted). Your text is still here; ctrl+s writes it back.")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+@pytest.mark.parametrize("dialog", ["unsaved", "restore", "conflict"])
+async def test_a_toast_never_covers_a_dialogs_buttons_or_footer(tmp_path: Path, size, dialog):
+    memory = write_seat(tmp_path / "memory")
+    app = CuratorApp(memory)
+    async with app.run_test(size=size, notifications=True) as pilot:  # run_test hides toasts by default
+        await settle(app, pilot)
+        path = str(memory / "MEMORY.md")
+        screen = {"unsaved": lambda: UnsavedDialog(path, "quit the app"),
+                  "restore": lambda: ConfirmDialog("Restore 1 entry from ARCHIVE.md", "+ - a line\n" * 60,
+                                                   "Restore"),
+                  "conflict": lambda: ConflictDialog(path)}[dialog]()
+        app.push_screen(screen)
+        await pilot.pause()
+        app.notify(GONE, severity="warning", timeout=30)
+        app.notify("a second toast that stacks under the first", timeout=30)
+        await pilot.pause(0.3)
+        toasts = list(screen.query(Toast))
+        assert len(toasts) == 2
+        keep_visible = [*screen.query(Button), screen.query_one("KeysFooter")]
+        for toast in toasts:
+            for widget in keep_visible:
+                assert not toast.region.overlaps(widget.region), (toast.region, widget, widget.region)
