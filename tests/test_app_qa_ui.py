@@ -41,3 +41,43 @@ async def test_a_toast_never_covers_a_dialogs_buttons_or_footer(tmp_path: Path, 
         for toast in toasts:
             for widget in keep_visible:
                 assert not toast.region.overlaps(widget.region), (toast.region, widget, widget.region)
+
+
+def status_line(app) -> tuple[str, int]:
+    """(the status line's text, how many columns of it are on screen)."""
+    status = app.screen.query_one("#status")
+    return str(status.render()), status.content_size.width
+
+
+async def test_the_status_line_says_what_happened_before_the_path_at_80_columns(tmp_path: Path):
+    # Deep, as a provisioned seat is: the full path alone is wider than 80 columns.
+    memory = write_seat(tmp_path / "seats" / "neo-opencode-wren-17fd80e76c15" / "opencode-62f8e1ec095e" / "memory")
+    app = CuratorApp(memory)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("x")  # an unsaved edit: reload asks, and d discards it
+        (memory / "MEMORY.md").rename(tmp_path / "away.md")
+        for _ in range(100):  # the watcher's tick, bounded
+            await pilot.pause(0.05)
+            if "gone from disk" in status_line(app)[0]:
+                break
+        text, width = status_line(app)
+        assert text.index("MEMORY.md is gone from disk") + len("MEMORY.md is gone from disk") <= width, text
+        assert "…/opencode-62f8e1ec095e/memory" in text  # where, shortened, after what
+
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert isinstance(app.screen, UnsavedDialog)
+        await pilot.press("d")
+        await pilot.pause()
+        text, width = status_line(app)
+        assert text.index("MEMORY.md: no such file — the editor") + len("MEMORY.md: no such file — the editor") <= width, text
+
+        (memory / "MEMORY.md").write_bytes(b"# Seat memory index\n\n- caf\xe9 entry\n")
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        if isinstance(app.screen, UnsavedDialog):
+            await pilot.press("d")
+        await settle(app, pilot)
+        text, width = status_line(app)
+        assert text.index("not valid UTF-8") + len("not valid UTF-8") <= width, text
