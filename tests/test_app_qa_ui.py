@@ -81,3 +81,57 @@ async def test_the_status_line_says_what_happened_before_the_path_at_80_columns(
         await settle(app, pilot)
         text, width = status_line(app)
         assert text.index("not valid UTF-8") + len("not valid UTF-8") <= width, text
+
+
+async def wait_for(pilot, condition, what: str, seconds: float = 15) -> None:
+    """Until ``condition()`` holds; the bound only turns a hang into a readable failure."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never: {what}")
+        await pilot.pause(0.05)
+
+
+async def test_the_fleet_panel_shows_changes_made_outside_the_app_while_it_is_shown(tmp_path: Path, monkeypatch):
+    from curator.screens.fleet import FleetScreen
+    from curator.widgets.fleet_grid import FleetGrid
+    from generators.composer import DIVERGENT
+    from test_app_fixtures import artifact_path, write_fleet
+
+    monkeypatch.setattr(FleetScreen, "REPLAN_S", 0.2, raising=False)  # the test need not wait 3 s a tick
+    manifest = write_fleet(tmp_path / "fleet")
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        fleet = app.screen
+        assert isinstance(fleet, FleetScreen)
+        grid = fleet.query_one(FleetGrid)
+        grid.move_cursor(row=1, column=grid.first_role_column)  # a file's cell: the selection to keep
+        await pilot.pause()
+        where = (grid.cursor_row, grid.cursor_column, grid.current_plan().agent_id)
+        assert DIVERGENT not in [a.status for p in fleet.plans for a in p.artifacts]
+
+        config = artifact_path(manifest, "config.toml")  # the kimi seat's, edited by hand
+        text = config.read_text(encoding="utf-8")
+        config.write_text(text.replace('default_permission_mode = "manual"', 'default_permission_mode = "yolo"'),
+                          encoding="utf-8")
+        await wait_for(pilot, lambda: any(a.path == config and a.status == DIVERGENT
+                                          for p in fleet.plans for a in p.artifacts),
+                       "the panel re-plans the hand-edited config.toml")
+        assert f"1 {DIVERGENT}" in str(fleet.query_one("#status").render())
+
+        plan = fleet.plans[0]
+        before = fleet.meters[plan.agent_id]
+        shown_before = grid.get_cell(plan.agent_id, "index").plain
+        index = plan.memory_dir / "MEMORY.md"
+        index.parent.mkdir(parents=True, exist_ok=True)
+        grown = (index.read_bytes() if index.exists() else b"# Seat memory index\n") + b"- grown by hand\n" * 50
+        index.write_bytes(grown)
+        await wait_for(pilot, lambda: fleet.meters[plan.agent_id] is not None
+                       and fleet.meters[plan.agent_id].bytes == len(grown), "the meter reads the grown MEMORY.md")
+        assert fleet.meters[plan.agent_id] != before
+        await pilot.pause()
+        assert grid.get_cell(plan.agent_id, "index").plain != shown_before  # the grid, not only the state
+        assert (grid.cursor_row, grid.cursor_column, grid.current_plan().agent_id) == where  # cursor kept
