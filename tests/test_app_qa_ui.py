@@ -135,3 +135,117 @@ async def test_the_fleet_panel_shows_changes_made_outside_the_app_while_it_is_sh
         await pilot.pause()
         assert grid.get_cell(plan.agent_id, "index").plain != shown_before  # the grid, not only the state
         assert (grid.cursor_row, grid.cursor_column, grid.current_plan().agent_id) == where  # cursor kept
+
+
+def help_rows(app) -> list[tuple[str, str, str]]:
+    """(keys, description, where) as the open help screen shows them: each row under its heading."""
+    from curator.screens.help import HelpScreen
+
+    assert isinstance(app.screen, HelpScreen)
+    rows, where = [], None
+    for widget in app.screen.query("#help-keys > *"):
+        if widget.has_class("help-where"):
+            where = str(widget.render())
+        else:
+            keys, description = (str(w.render()) for w in widget.query("Static"))
+            rows.append((keys, description, where))
+    return rows
+
+
+def assert_readable(app) -> None:
+    """Every key, description and heading is shown whole (wrapped, never cut) inside the dialog."""
+    from textual.widgets import Static
+
+    dialog = app.screen.query_one(".dialog")
+    for widget in app.screen.query("#help-keys Static").results(Static):
+        text = str(widget.render())
+        assert widget.size.width > 0 and widget.region.right <= dialog.region.right, text
+        lines = widget.render_lines(widget.region.reset_offset)  # what it paints, wrapped to its width
+        painted = " ".join("".join(seg.text for seg in line).strip() for line in lines)
+        assert " ".join(text.split()) == " ".join(painted.split()), (text, painted)
+
+
+def registry_ids_bound(screen) -> set[str]:
+    from curator.keys import REGISTRY
+
+    return {b.id for group in screen._merged_bindings.key_to_bindings.values() for b in group if b.id in REGISTRY}
+
+
+def assert_lists_every_key(rows, screen, app) -> None:
+    """Every registry action the screen and the app bind is a row, with all its keys and a where."""
+    from curator.keys import REGISTRY, display_keys
+
+    shown = {(keys, description) for keys, description, _ in rows}
+    for action_id in registry_ids_bound(screen) | registry_ids_bound(app):
+        action = REGISTRY[action_id]
+        assert (display_keys(action.keys), action.description) in shown, action_id
+    assert all(where for _, _, where in rows), rows
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_index_help_says_where_each_key_works_and_wraps_instead_of_cutting(tmp_path: Path, size):
+    memory = write_seat(tmp_path / "memory")
+    app = CuratorApp(memory)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        index = app.screen
+        await pilot.press("f1")
+        await settle(app, pilot)
+        rows = help_rows(app)
+        assert_lists_every_key(rows, index, app)
+        by_keys = {keys: where for keys, _, where in rows}
+        assert by_keys["esc / q / f"] == "any panel"  # back to the fleet: in the panels
+        assert by_keys["q"] != by_keys["esc / q / f"]  # the screen's q (quit) is told apart from it
+        assert by_keys["ctrl+q"] == "everywhere"
+        assert_readable(app)
+
+
+async def test_fleet_help_lists_its_keys_with_alternatives_and_no_textual_internals(tmp_path: Path):
+    from test_app_fixtures import write_fleet
+
+    app = CuratorApp(fleet_path=write_fleet(tmp_path / "fleet"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        fleet = app.screen
+        await pilot.press("f1")
+        await settle(app, pilot)
+        rows = help_rows(app)
+        assert_lists_every_key(rows, fleet, app)
+        keys = [k for k, _, _ in rows]
+        assert "ctrl+r / f5" in keys and "ctrl+q" in keys
+        descriptions = " ".join(d for _, d, _ in rows)
+        for internal in ("Focus Next", "Focus Previous", "Copy selected text"):
+            assert internal not in descriptions
+        assert {where for _, _, where in rows} == {"fleet panel", "everywhere"}
+        assert_readable(app)
+
+
+async def test_preview_and_fit_help_name_the_keys_their_dialogs_name(tmp_path: Path):
+    from curator.screens.fit_preview import FitDialog
+    from curator.screens.preview import PreviewScreen
+    from generators.composer import plan_fleet
+    from generators.manifest import load_manifest
+    from test_app_fixtures import write_fleet
+
+    manifest = write_fleet(tmp_path / "fleet")
+    memory = plan_fleet(load_manifest(manifest))[1].memory_dir
+    write_seat(memory, craft=160)  # over the target: F6 has a fit to preview
+    app = CuratorApp(memory, manifest)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        for key, dialog_type, wanted in (("f4", PreviewScreen, {"↑ / ↓", "pgup / pgdn", "tab / shift+tab"}),
+                                         ("f6", FitDialog, {"tab / shift+tab", "space", "↑ / ↓"})):
+            await pilot.press(key)
+            await settle(app, pilot)
+            dialog = app.screen
+            assert isinstance(dialog, dialog_type), key
+            await pilot.press("f1")
+            await settle(app, pilot)
+            rows = help_rows(app)
+            assert wanted <= {k for k, _, _ in rows}, (key, rows)
+            assert_lists_every_key(rows, dialog, app)
+            assert_readable(app)
+            await pilot.press("escape")
+            await settle(app, pilot)
+            await pilot.press("escape")
+            await settle(app, pilot)
