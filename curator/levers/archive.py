@@ -355,12 +355,18 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
         at, data = _top_insert(index, restored, entry.kind)
     new_index = index.splice([(at, at, data)])
     files = {INDEX_NAME: new_index, ARCHIVE_NAME: new_archive}
+    # The entry may be back in MEMORY.md already (typed or pasted back, or an editor undo): a restore
+    # would then make a second copy. Say so where the restore is previewed.
+    text = " ".join(restored.decode("utf-8", "replace").split())
+    copies = [e.line for e in index.entries if " ".join(e.text.split()) == text]
+    twice = [f"this entry is already in MEMORY.md (line {', '.join(map(str, copies))}): restoring it adds a "
+             "second copy"] if copies else []
     return Change(
         description=f"restore archived entry {entry.id} to section '{heading or '(top)'}'",
         files=files,
         bytes_saved=len(index.raw) - len(new_index),
         entry_ids=(entry.id,),
-        warnings=tuple(_pointer_warnings(memory_dir, index, files)),
+        warnings=tuple(twice + _pointer_warnings(memory_dir, index, files)),
         kind="restore",
         base={INDEX_NAME: digest(index.raw), ARCHIVE_NAME: digest(archive_raw)},
     )
