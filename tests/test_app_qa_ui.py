@@ -182,17 +182,23 @@ def assert_lists_every_key(rows, screen, app) -> None:
     assert all(where for _, _, where in rows), rows
 
 
+async def open_help(app, pilot) -> list[tuple[str, str, str]]:
+    """F1 on the screen on top; the help's rows, checked to list every key that screen and the app bind."""
+    screen = app.screen
+    await pilot.press("f1")
+    await settle(app, pilot)
+    rows = help_rows(app)
+    assert_lists_every_key(rows, screen, app)
+    return rows
+
+
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])
 async def test_index_help_says_where_each_key_works_and_wraps_instead_of_cutting(tmp_path: Path, size):
     memory = write_seat(tmp_path / "memory")
     app = CuratorApp(memory)
     async with app.run_test(size=size) as pilot:
         await settle(app, pilot)
-        index = app.screen
-        await pilot.press("f1")
-        await settle(app, pilot)
-        rows = help_rows(app)
-        assert_lists_every_key(rows, index, app)
+        rows = await open_help(app, pilot)
         by_keys = {keys: where for keys, _, where in rows}
         assert by_keys["esc / q / f"] == "any panel"  # back to the fleet: in the panels
         assert by_keys["q"] != by_keys["esc / q / f"]  # the screen's q (quit) is told apart from it
@@ -206,11 +212,7 @@ async def test_fleet_help_lists_its_keys_with_alternatives_and_no_textual_intern
     app = CuratorApp(fleet_path=write_fleet(tmp_path / "fleet"))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(app, pilot)
-        fleet = app.screen
-        await pilot.press("f1")
-        await settle(app, pilot)
-        rows = help_rows(app)
-        assert_lists_every_key(rows, fleet, app)
+        rows = await open_help(app, pilot)
         keys = [k for k, _, _ in rows]
         assert "ctrl+r / f5" in keys and "ctrl+q" in keys
         descriptions = " ".join(d for _, d, _ in rows)
@@ -237,13 +239,9 @@ async def test_preview_and_fit_help_name_the_keys_their_dialogs_name(tmp_path: P
                                          ("f6", FitDialog, {"tab / shift+tab", "space", "↑ / ↓"})):
             await pilot.press(key)
             await settle(app, pilot)
-            dialog = app.screen
-            assert isinstance(dialog, dialog_type), key
-            await pilot.press("f1")
-            await settle(app, pilot)
-            rows = help_rows(app)
+            assert isinstance(app.screen, dialog_type), key
+            rows = await open_help(app, pilot)
             assert wanted <= {k for k, _, _ in rows}, (key, rows)
-            assert_lists_every_key(rows, dialog, app)
             assert_readable(app)
             await pilot.press("escape")
             await settle(app, pilot)
