@@ -47,7 +47,7 @@ class Action:
 TARGETS = {
     "app": "everywhere",
     "index": "index screen",
-    "seat": "index screen, first screen, outside text",
+    "seat": "index screen opened on its own (tui DIR), outside text",
     "editor": "editor",
     "panels": "any panel",
     "entries": "Entries panel",
@@ -87,7 +87,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("index.reload", "index", "reload", "Reload from disk", "ctrl+r,f5", key_display="^r", rank=30,
            short="Reload"),
     # Not priority (unlike the index keys above): a text field keeps its q.
-    Action("seat.quit", "seat", "screen.quit", "Quit", "q", rank=11),
+    Action("seat.quit", "seat", "screen.quit", "Quit (from the fleet, q goes back instead)", "q", rank=11,
+           short="Quit"),
     # Under `tui DIR` no fleet is beneath: a panel's esc / f (Back, not offered) come here and say so.
     Action("seat.no_fleet", "seat", "no_fleet", "Say there is no fleet panel to go back to", "escape,f", show=False,
            rank=46),
@@ -103,7 +104,9 @@ ACTIONS: tuple[Action, ...] = (
     Action("panels.search_archive", "panels", "screen.search_archive", "Search archive", "slash",
            key_display="/", rank=40),
     # q goes back like esc; on the first screen (`tui DIR`, no fleet beneath) it quits: seat.quit.
-    Action("panels.back", "panels", "screen.back", "Back to fleet", "escape,q,f", key_display="esc/q", rank=45),
+    Action("panels.back", "panels", "screen.back",
+           "Back to the fleet (with no fleet beneath: quit, asking about unsaved edits)", "escape,q,f",
+           key_display="esc/q", rank=45, short="Back to fleet"),
     Action("panels.help", "panels", "app.help", "Help", "question_mark", show=False,
            key_display="?", rank=81),
     *(Action(f"panels.tab_{n}", "panels", f"screen.tab('{tab}')", f"{label} panel", str(n), show=False, rank=60 + n)
@@ -152,7 +155,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("fleet.filter", "fleet", "filter", "Filter", "slash", key_display="/", priority=True, rank=24),
     Action("fleet.mark", "fleet", "mark", "Mark resident", "space", rank=25),
     Action("fleet.refresh", "fleet", "refresh", "Refresh plan", "ctrl+r,f5", key_display="^r", rank=30),
-    Action("fleet.leave_filter", "fleet", "leave_filter", "Back to grid", "escape", show=False, priority=True,
+    Action("fleet.leave_filter", "fleet", "leave_filter", "Back to the grid (in the filter)", "escape", show=False, priority=True,
            rank=31),
     Action("fleet.quit", "fleet", "app.quit", "Quit", "q", rank=11),  # the fleet panel is the first screen
     # Not priority: enter on the focused Cancel button presses Cancel; on the file list it applies.

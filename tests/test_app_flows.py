@@ -206,7 +206,7 @@ async def test_help_lists_every_lever_key(tmp_path):
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        keys = table_text(app.screen.query_one(DataTable))
+        keys = " ".join(str(cell.render()) for cell in app.screen.query("#help-keys .help-row Static"))
         for word in ("Save", "Merge", "Archive", "Trim", "Re-provision preview", "Undo change", "Commands"):
             assert word in keys
         await pilot.press("escape")
@@ -384,3 +384,32 @@ async def test_an_analysis_arriving_while_the_panels_mount_waits_for_them(tmp_pa
         assert isinstance(screen, IndexScreen) and screen.panels_ready
         assert "Never force-push" in table_text(screen.query_one(EntriesTable))
         assert "OK" in table_text(screen.query_one("#pointers-table", DataTable))
+
+
+async def test_restoring_an_entry_already_back_in_memory_md_warns_in_the_preview(tmp_path):
+    # The agent (or the bearer) wrote the archived line back: a restore would make a second copy.
+    seat = write_seat(tmp_path / "memory")
+    async with running(CuratorApp(seat)) as (app, pilot):
+        select_entry(app.screen, "Never force-push")
+        await pilot.press("a", "y")
+        await settle(app, pilot)
+    archived_line = next(line for line in (seat / "ARCHIVE.md").read_text("utf-8").splitlines()
+                         if "Never force-push" in line)
+    line = archived_line.split(" · archived")[0]
+    with (seat / "MEMORY.md").open("a", encoding="utf-8") as memory:
+        memory.write(line + "\n")
+    before = (seat / "MEMORY.md").read_bytes()
+    async with running(CuratorApp(seat)) as (app, pilot):
+        app.screen.action_tab("archive")
+        await settle(app, pilot)
+        table = app.screen.query_one("#archive-table", DataTable)
+        table.focus()
+        table.move_cursor(row=0)
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmDialog)
+        body = str(app.screen.query_one("#confirm-body").render())
+        assert "already in MEMORY.md" in body and "second copy" in body
+        await pilot.press("n")
+        await settle(app, pilot)
+    assert (seat / "MEMORY.md").read_bytes() == before

@@ -182,6 +182,24 @@ def test_entries_under_a_dated_heading_are_archived_oldest_heading_first(tmp_pat
     assert archived and all(t.startswith("- ui step") for t in archived)  # 2024-12-31 goes before 2025-01-16
     assert "2024-12-31 to 2024-12-31" in archive_step.reason
     assert plan.after <= plan.target
+    # Deeper: the whole older sprint goes; its subsection heading, dated by the sprint, goes with it.
+    plan = plan_fit(memory, index, target=len(text.encode()) - 7000, today=date(2026, 12, 1))
+    after = plan.change.files["MEMORY.md"].decode()
+    assert "- ui step" not in after and "#### UI" not in after
+    assert "#### API" in after and "### Next" in after
+
+
+def test_an_undated_heading_left_empty_by_fit_stays(tmp_path: Path) -> None:
+    # "Weak-spots" is the index's skeleton, not a log: its dated entries go, the heading stays.
+    text = ("# Index\n\n## Weak-spots\n" + "".join(f"- 2024-01-{n + 1:02} slipped {'y' * 200}\n" for n in range(20))
+            + "\n## Hard rules\n- keep the lane green\n")
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text(text, encoding="utf-8")
+    plan = plan_fit(memory, parse_index(text.encode()), target=len(text.encode()) - 4000, today=date(2026, 12, 1))
+    after = plan.change.files["MEMORY.md"].decode()
+    assert "- 2024-01-01 slipped" not in after
+    assert "## Weak-spots" in after
 
 
 def test_slashed_dates_either_way_are_no_date(tmp_path: Path) -> None:

@@ -195,3 +195,18 @@ def test_the_cli_offers_and_drops_an_emptied_heading(tmp_path: Path, capsys) -> 
     assert main(["archive", str(memory), *last, "--drop-empty-section", "--json", *state]) == 0
     assert '"emptied_sections"' in capsys.readouterr().out
     assert b"Lane anchors" not in (memory / "MEMORY.md").read_bytes()
+
+
+def test_restoring_an_entry_already_back_in_memory_md_warns_of_the_second_copy(tmp_path: Path) -> None:
+    memory = seat(tmp_path, LISTS, **{"deploy.md": "# Deploy\n"})
+    cache = parse_index(LISTS).entries[1]
+    _archive(memory, cache.id)
+    assert not [w for w in plan_restore(memory, parse_index((memory / "MEMORY.md").read_bytes()),
+                                        parse_index((memory / ARCHIVE_NAME).read_bytes()).entries[0].id).warnings
+                if "second copy" in w]
+    now = (memory / "MEMORY.md").read_bytes() + cache.text.encode() + b"\n"  # written back by hand
+    (memory / "MEMORY.md").write_bytes(now)
+    archived = parse_index((memory / ARCHIVE_NAME).read_bytes()).entries[0].id
+    change = plan_restore(memory, parse_index(now), archived)
+    line = len(now.splitlines())
+    assert f"this entry is already in MEMORY.md (line {line}): restoring it adds a second copy" in change.warnings

@@ -15,6 +15,7 @@ as emptied; asked to, it drops the heading as well and the stamp says so (``· h
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
@@ -200,9 +201,10 @@ def _dropped_span(index: HotIndex, section: Section) -> tuple[int, int]:
 
 
 def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: date,
-                 drop_empty_sections: bool = False) -> Change:
-    """``drop_empty_sections``: also remove the heading of a section the archive leaves empty
-    (``Change.emptied_sections`` names those sections either way)."""
+                 drop_empty_sections: bool | Collection[str] = False) -> Change:
+    """``drop_empty_sections``: also remove the heading of a section the archive leaves empty (True:
+    every such section; a collection of headings: only those). ``Change.emptied_sections`` names
+    those sections either way."""
     entries = entries_by_id(index, entry_ids)
     if not entries:
         raise InputError("name at least one entry to archive", path=INDEX_NAME)
@@ -214,6 +216,8 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
     dropped: dict[str, tuple[str | None]] = {}  # heading -> (id of the next heading or None)
     if drop_empty_sections:
         for section in emptied:
+            if drop_empty_sections is not True and section.heading not in drop_empty_sections:
+                continue
             later = [s for s in index.sections if s.start >= section.end]
             dropped[section.heading] = (heading_id(later[0].heading) if later else None,)
 
@@ -355,12 +359,18 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
         at, data = _top_insert(index, restored, entry.kind)
     new_index = index.splice([(at, at, data)])
     files = {INDEX_NAME: new_index, ARCHIVE_NAME: new_archive}
+    # The entry may be back in MEMORY.md already (typed or pasted back, or an editor undo): a restore
+    # would then make a second copy. Say so where the restore is previewed.
+    text = " ".join(restored.decode("utf-8", "replace").split())
+    copies = [e.line for e in index.entries if " ".join(e.text.split()) == text]
+    twice = [f"this entry is already in MEMORY.md (line {', '.join(map(str, copies))}): restoring it adds a "
+             "second copy"] if copies else []
     return Change(
         description=f"restore archived entry {entry.id} to section '{heading or '(top)'}'",
         files=files,
         bytes_saved=len(index.raw) - len(new_index),
         entry_ids=(entry.id,),
-        warnings=tuple(_pointer_warnings(memory_dir, index, files)),
+        warnings=tuple(twice + _pointer_warnings(memory_dir, index, files)),
         kind="restore",
         base={INDEX_NAME: digest(index.raw), ARCHIVE_NAME: digest(archive_raw)},
     )

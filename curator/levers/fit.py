@@ -135,10 +135,10 @@ def dates_in(text: str, order: str = "") -> list[str]:
     return found
 
 
-def heading_dates(index: HotIndex, order: str = "") -> dict[str, str]:
-    """entry id -> the date of the nearest heading above it that carries one, its own section's or
-    an enclosing one's (``### Sprint (15/01/2025)`` dates every entry of its ``####`` subsections)."""
-    dated: dict[str, str] = {}
+def section_dates(index: HotIndex, order: str = "") -> dict[int, str]:
+    """heading line -> the date of that heading, or of the nearest enclosing heading that carries one
+    (``### Sprint (15/01/2025)`` dates its ``####`` subsections); sections without one are left out."""
+    dated: dict[int, str] = {}
     enclosing: list[tuple[int, str]] = []  # (level, date) of the headings the current one sits in
     for section in index.sections:
         while enclosing and enclosing[-1][0] >= section.level:
@@ -148,8 +148,15 @@ def heading_dates(index: HotIndex, order: str = "") -> dict[str, str]:
         if section.level:
             enclosing.append((section.level, day))
         if day:
-            dated.update((entry_id, day) for entry_id in section.entry_ids)
+            dated[section.line] = day
     return dated
+
+
+def heading_dates(index: HotIndex, order: str = "") -> dict[str, str]:
+    """entry id -> the date of the dated heading it sits under (``section_dates``)."""
+    dated = section_dates(index, order)
+    return {entry_id: dated[section.line] for section in index.sections if section.line in dated
+            for entry_id in section.entry_ids}
 
 
 def entry_date(entry: Entry, order: str = "", headings: dict[str, str] | None = None) -> str:
@@ -324,7 +331,11 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
         if chosen:
             ids = [e.id for e in chosen]
             try:
-                change = archive.plan_archive(memory_dir, current, ids, today=today)
+                # A dated heading (a sprint, a session) left empty goes with its entries; restore
+                # brings it back. An undated one is the index's own skeleton: it stays.
+                dated = section_dates(current, order)
+                logs = {s.heading for s in archive.emptied_sections(current, ids) if s.line in dated}
+                change = archive.plan_archive(memory_dir, current, ids, today=today, drop_empty_sections=logs)
             except CuratorError as err:
                 left_out.append(f"archive: {err.message}")
             else:

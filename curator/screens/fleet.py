@@ -74,6 +74,10 @@ class FleetScreen(Screen):
     HELP_TITLE = "the fleet panel"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     AGE_TICK_S = 1.0  # boot-check ages ("PASS 12s ago") are re-read this often
+    # Edits made outside the app (a config.toml by hand, a MEMORY.md grown by its bearer) show within
+    # this while the panel is in front. A plan reads a few small files per seat (milliseconds for a
+    # fleet of a few), so every 3 s costs nothing noticeable and is sooner than anyone looks again.
+    REPLAN_S = 3.0
 
     BINDINGS = bindings("fleet")  # keys as data: curator/keys.py
 
@@ -107,6 +111,7 @@ class FleetScreen(Screen):
         grid.narrow_titles[BOOT_CHECK] = "Boot"
         grid.focus()
         self.set_interval(self.AGE_TICK_S, self.tick_ages)
+        self.set_interval(self.REPLAN_S, self.replan_tick)
 
     def on_screen_resume(self) -> None:
         """Shown (first time, or back from a seat, the preview or a dialog): plan what is on disk now."""
@@ -118,8 +123,18 @@ class FleetScreen(Screen):
             self.set_status("Planning…")
         self.plan_worker()
 
+    def replan_tick(self) -> None:
+        """Re-plan quietly while this panel is in front and nothing is in flight (a plan, a boot check,
+        a dialog or seat on top); the grid is re-shown only if something changed, cursor kept."""
+        if self.app.screen is not self or self.fleet is None or self.canary_ids:
+            return
+        if any(w.group == "fleet-plan" and w.node is self and not w.is_finished for w in self.app.workers):
+            return
+        self.plan_worker(quiet=True)
+
     @work(thread=True, exclusive=True, group="fleet-plan")
-    def plan_worker(self) -> None:
+    def plan_worker(self, quiet: bool = False) -> None:
+        """``quiet`` (the timer's re-plan): no error toast, and nothing re-shown when nothing changed."""
         from generators.composer import plan_fleet
         from generators.file_diff import file_diff
         from generators.manifest import load_manifest
@@ -132,9 +147,13 @@ class FleetScreen(Screen):
             diffs = {a.path: file_diff(a) for p in plans for a in p.artifacts if a.status == DIVERGENT}
             boot_results = last_boot_results(self.fleet_path, plans)
         except CuratorError as err:
-            self.app.call_from_thread(self.app.notify, str(err), title="Cannot plan the fleet",
-                                      severity="error", markup=False, timeout=10)
+            if not quiet:  # the timer says it on the status line only: a toast every few seconds buries the panel
+                self.app.call_from_thread(self.app.notify, str(err), title="Cannot plan the fleet",
+                                          severity="error", markup=False, timeout=10)
             self.app.call_from_thread(self.set_status, f"plan failed: {err}", "$error")
+            return
+        if quiet and (plans, meters, boot_results, diffs) == (self.plans, self.meters, self.boot_results,
+                                                              self.file_diffs):
             return
         self.app.call_from_thread(self.show_plans, fleet, plans, meters, boot_results, diffs)
 

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import HorizontalGroup, Vertical
+from textual.containers import HorizontalGroup, Vertical, VerticalScroll
 from textual.dom import DOMNode
 from textual.screen import ModalScreen
-from textual.widgets import Button, DataTable, Static
+from textual.widgets import Button, Static
 
 from curator.keys import TARGETS, display_keys, effective_keys, for_target, keymap_path
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
-from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
 
 # Keys owned by the editor widget itself (TextArea), listed so the help is complete.
@@ -54,14 +53,49 @@ def described_bindings(*nodes: DOMNode) -> list[tuple[str, str]]:
     return rows
 
 
+# Keys a dialog's own widgets answer to (a table's arrows, a list's space), which no binding of the
+# dialog names: listed so its help says what its hint line says. By screen class, (keys, what, where).
+WIDGET_KEYS = {
+    "PreviewScreen": [
+        ("↑ / ↓", "Move in the file list; in the diff, scroll it", "re-provision preview"),
+        ("pgup / pgdn", "Page through the file list or the diff", "re-provision preview"),
+        ("tab / shift+tab", "File list → diff → buttons, and back", "re-provision preview"),
+    ],
+    "FitDialog": [
+        ("tab / shift+tab", "To the steps list and back to the buttons", "fit preview"),
+        ("↑ / ↓", "Move in the steps list", "fit preview, steps list"),
+        ("space", "Untick / tick the step (the rest is planned again)", "fit preview, steps list"),
+    ],
+}
+
+
+def registry_targets(screen) -> tuple[str, ...]:
+    """The registry targets whose actions ``screen`` binds (its bindings carry their action ids)."""
+    from curator.keys import REGISTRY
+
+    found = [REGISTRY[b.id].target for group in screen._merged_bindings.key_to_bindings.values() for b in group
+             if b.id in REGISTRY and REGISTRY[b.id].target != "app"]
+    return tuple(dict.fromkeys(found))
+
+
 def keys_for(screen, app) -> list[tuple[str, str, str]]:
-    targets = getattr(screen, "KEY_TARGETS", None)
-    if targets is None:
+    targets = getattr(screen, "KEY_TARGETS", None) or registry_targets(screen)
+    if not targets:  # a screen with no registry keys (none today): what its bindings describe
         return [(keys, description, "") for keys, description in described_bindings(screen, app)]
     rows = registry_keys(tuple(targets), getattr(app, "key_overrides", {}))
     if getattr(screen, "HAS_EDITOR", False):
         rows += [(keys, description, "editor") for keys, description in EDITOR_KEYS]
+    for cls in type(screen).__mro__:
+        rows += WIDGET_KEYS.get(cls.__name__, [])
     return rows
+
+
+def grouped(keys: list[tuple[str, str, str]]) -> list[tuple[str, list[tuple[str, str]]]]:
+    """(where, [(keys, description)]) in first-seen order of ``where``."""
+    groups: dict[str, list[tuple[str, str]]] = {}
+    for key, description, where in keys:
+        groups.setdefault(where, []).append((key, description))
+    return list(groups.items())
 
 
 class HelpScreen(ModalScreen[None]):
@@ -76,7 +110,15 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static(verbatim(f"Keys — {self.title_text}"), classes="dialog-title")
-            yield DataTable(cursor_type="row", zebra_stripes=True, id="help-keys")
+            # Rows of wrapping cells, grouped by where the keys work: a table cut the Where column to
+            # three letters at 120 columns and hid it at 80, and cut long descriptions.
+            with VerticalScroll(id="help-keys", can_focus=True):
+                for where, rows in grouped(self.keys):
+                    yield Static(verbatim(where or "this screen", "bold $accent"), classes="help-where")
+                    for keys, description in rows:
+                        with HorizontalGroup(classes="help-row"):
+                            yield Static(verbatim(keys, "bold"), classes="help-key")
+                            yield Static(verbatim(description), classes="help-action")
             yield Static(verbatim(f"ctrl+p: every action, searchable. Rebind any key by its id in {keymap_path()}"
                                   " (see docs/keys.md). Mouse works too."), classes="hint")
             with HorizontalGroup(classes="buttons"):
@@ -84,11 +126,7 @@ class HelpScreen(ModalScreen[None]):
         yield KeysFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        rows = [((verbatim(keys, "bold"), verbatim(description), verbatim(where, "dim")), None)
-                for keys, description, where in self.keys]
-        fill(table, [("Key", "key"), ("Action", "action"), ("Where", "where")], rows, max_width=70)
-        table.focus()
+        self.query_one("#help-keys").focus()  # ↑↓ PgUp PgDn scroll it
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None)

@@ -43,6 +43,18 @@ from curator.widgets.verbatim import verbatim
 # the levers and the dialogs are imported when first used, after it is on screen.
 
 INDEX_NAME = "MEMORY.md"
+
+
+def status_text(message: str, memory_dir: Path) -> str:
+    """``message`` for the one-line status: files of the seat by name and the seat's directory,
+    shortened, at the end. A full path first filled 80 columns before the line said what happened."""
+    where = str(memory_dir)
+    if where not in message:
+        return message
+    message = message.replace(where + os.sep, "").replace(where, memory_dir.name)
+    parts = memory_dir.parts
+    short = os.sep.join(parts[-2:]) if len(parts) > 2 else where
+    return f"{message} · in …{os.sep}{short}" if short != where else f"{message} · in {where}"
 ARCHIVE_NAME = "ARCHIVE.md"
 WATCH_INTERVAL = 1.0  # seconds between looks at MEMORY.md's inode, size and mtime
 
@@ -194,7 +206,7 @@ class IndexScreen(Screen):
         return self.editor.text.encode("utf-8", "surrogateescape")
 
     def set_status(self, message: str, style: str = "") -> None:
-        self.query_one("#status", Static).update(verbatim(message, style))
+        self.query_one("#status", Static).update(verbatim(status_text(message, self.memory_dir), style))
 
     def update_title(self) -> None:
         """The unsaved mark comes first, so a long path never cuts it off."""
