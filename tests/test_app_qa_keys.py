@@ -173,23 +173,30 @@ async def test_esc_in_a_panel_over_the_fleet_still_goes_back(tmp_path):
 
 
 # == 6. the quit a conflict interrupted goes ahead after keep mine ================================
-async def test_quit_then_save_through_a_conflict_then_keep_mine_saves_and_quits(tmp_path):
+async def quit_into_a_conflict(app, pilot, index) -> str:
+    """A dirty edit, MEMORY.md changed from outside, then q and Save: the conflict dialog is up.
+    Returns the editor's text (what keep mine must write)."""
     from curator.screens.dialogs import ConflictDialog, UnsavedDialog
 
+    await settle(app, pilot)
+    await pilot.press("x")  # a dirty edit in the editor
+    mine = app.screen.editor.text
+    index.write_text(index.read_text() + "- written from outside the app\n", encoding="utf-8")
+    await pilot.press("f2", "q")
+    await settle(app, pilot)
+    assert isinstance(app.screen, UnsavedDialog)
+    await pilot.press("s")
+    await settle(app, pilot)
+    assert isinstance(app.screen, ConflictDialog) and app.return_code is None
+    return mine
+
+
+async def test_quit_then_save_through_a_conflict_then_keep_mine_saves_and_quits(tmp_path):
     seat = write_seat(tmp_path / "memory")
     index = seat / "MEMORY.md"
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("x")  # a dirty edit in the editor
-        mine = app.screen.editor.text
-        index.write_text(index.read_text() + "- written from outside the app\n", encoding="utf-8")
-        await pilot.press("f2", "q")
-        await settle(app, pilot)
-        assert isinstance(app.screen, UnsavedDialog)
-        await pilot.press("s")
-        await settle(app, pilot)
-        assert isinstance(app.screen, ConflictDialog) and app.return_code is None
+        mine = await quit_into_a_conflict(app, pilot, index)
         await pilot.press("k")
         await pilot.pause()
         assert app.return_code == 0
@@ -197,22 +204,13 @@ async def test_quit_then_save_through_a_conflict_then_keep_mine_saves_and_quits(
 
 
 async def test_quit_then_save_through_a_conflict_then_cancel_stays_with_the_text(tmp_path):
-    from curator.screens.dialogs import ConflictDialog
     from curator.screens.index import IndexScreen
 
     seat = write_seat(tmp_path / "memory")
     index = seat / "MEMORY.md"
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("x")
-        mine = app.screen.editor.text
-        index.write_text(index.read_text() + "- written from outside the app\n", encoding="utf-8")
-        await pilot.press("f2", "q")
-        await settle(app, pilot)
-        await pilot.press("s")
-        await settle(app, pilot)
-        assert isinstance(app.screen, ConflictDialog)
+        mine = await quit_into_a_conflict(app, pilot, index)
         await pilot.press("escape")
         await settle(app, pilot)
         assert isinstance(app.screen, IndexScreen) and app.return_code is None
