@@ -247,3 +247,27 @@ async def test_preview_and_fit_help_name_the_keys_their_dialogs_name(tmp_path: P
             await settle(app, pilot)
             await pilot.press("escape")
             await settle(app, pilot)
+
+
+async def test_a_slow_fleet_plan_spaces_the_quiet_replans_out(tmp_path: Path):
+    # A big fleet plans for longer: the background re-plan waits REPLAN_SHARE times the last plan's
+    # duration, so it never keeps a core busy.
+    import time
+
+    from curator.screens.fleet import FleetScreen
+    from test_app_fixtures import write_fleet
+
+    manifest = write_fleet(tmp_path / "fleet")
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        fleet = app.screen
+        assert isinstance(fleet, FleetScreen)
+        started = []
+        fleet.plan_worker = lambda quiet=False: started.append(quiet)
+        fleet.last_plan = (time.monotonic(), 2.0)  # a plan that took 2 s just ended: wait 20 s
+        fleet.replan_tick()
+        assert started == []
+        fleet.last_plan = (time.monotonic() - 21.0, 2.0)  # 21 s later: due
+        fleet.replan_tick()
+        assert started == [True]

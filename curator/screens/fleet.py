@@ -78,6 +78,9 @@ class FleetScreen(Screen):
     # this while the panel is in front. A plan reads a few small files per seat (milliseconds for a
     # fleet of a few), so every 3 s costs nothing noticeable and is sooner than anyone looks again.
     REPLAN_S = 3.0
+    # A big fleet plans for longer: the quiet re-plan then waits this many times as long as the last
+    # plan took, so it never takes more than a tenth of a core in the background.
+    REPLAN_SHARE = 10
 
     BINDINGS = bindings("fleet")  # keys as data: curator/keys.py
 
@@ -94,6 +97,7 @@ class FleetScreen(Screen):
         self.canary_ids: list[str] = []  # residents whose boot check is running now
         self.shown_boot_cells: dict = {}
         self.clock = time.time  # what boot-check ages are measured against (tests move it on)
+        self.last_plan = (0.0, 0.0)  # (monotonic end, seconds taken) of the last plan
 
     def compose(self) -> ComposeResult:
         yield Static(verbatim(f"Fleet · {self.fleet_path}"), id="fleet-title")
@@ -130,6 +134,9 @@ class FleetScreen(Screen):
             return
         if any(w.group == "fleet-plan" and w.node is self and not w.is_finished for w in self.app.workers):
             return
+        ended, took = self.last_plan
+        if time.monotonic() - ended < took * self.REPLAN_SHARE:
+            return
         self.plan_worker(quiet=True)
 
     @work(thread=True, exclusive=True, group="fleet-plan")
@@ -139,6 +146,7 @@ class FleetScreen(Screen):
         from generators.file_diff import file_diff
         from generators.manifest import load_manifest
 
+        started = time.monotonic()
         try:
             fleet = load_manifest(self.fleet_path)
             plans = plan_fleet(fleet)
@@ -152,6 +160,8 @@ class FleetScreen(Screen):
                                           severity="error", markup=False, timeout=10)
             self.app.call_from_thread(self.set_status, f"plan failed: {err}", "$error")
             return
+        finally:
+            self.last_plan = (time.monotonic(), time.monotonic() - started)
         if quiet and (plans, meters, boot_results, diffs) == (self.plans, self.meters, self.boot_results,
                                                               self.file_diffs):
             return
