@@ -70,6 +70,25 @@ async def test_written_line_replaces_both_entries_once(tmp_path):
     assert (seat / "MEMORY.md").read_bytes() == before
 
 
+async def test_enter_after_a_stale_empty_plan_still_lets_y_apply(tmp_path):
+    """The field is cleared and that empty line is planned (Apply disabled); the new line is typed
+    and enter pressed before its plan lands. y must apply the new plan, not be typed into the field."""
+    seat, before, app = seat_and_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await open_merge_preview(app, pilot)
+        await pilot.press("e", "ctrl+u")
+        await settle(app, pilot)
+        assert dialog.query_one("#yes", Button).disabled  # "The merged line is empty"
+        dialog.REPLAN_DELAY = 30  # the typing below is never re-planned before enter
+        await pilot.press(*SHORT, "enter")
+        await settle(app, pilot)
+        assert app.focused is dialog.query_one("#yes", Button)
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert app.screen is not dialog  # y answered; it was not typed into the field
+    assert (seat / "MEMORY.md").read_bytes() == before.replace(FIRST, b"- " + SHORT.encode() + b"\n").replace(SECOND, b"")
+
+
 async def test_written_line_that_drops_a_pointer_needs_apply_anyway(tmp_path):
     seat, before, app = seat_and_app(tmp_path)
     dropped = "Full suite before each push: [ci notes](ci.md)"

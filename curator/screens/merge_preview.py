@@ -57,6 +57,7 @@ class MergeDialog(ConfirmDialog):
         self.refused: list[str] = list(refused)
         self.shown_text = default_line  # the field text the preview below was planned for
         self._timer: Timer | None = None
+        self._submitted: str | None = None  # the field text enter was pressed on, until Apply has focus
 
     def compose_above_body(self) -> ComposeResult:
         yield Static(verbatim("Merged line — e to edit (ctrl+u clears to the left), enter when done; "
@@ -90,8 +91,18 @@ class MergeDialog(ConfirmDialog):
     def text_submitted(self) -> None:
         if self._timer is not None:
             self._timer.stop()
+        self._submitted = self.query_one("#merge-text", Input).value
         self.replan()
-        self.query_one("#yes", Button).focus()  # y / enter then answers for the plan shown
+        self.focus_answer()
+
+    def focus_answer(self) -> None:
+        """After enter: once the plan for the submitted text is shown and can be applied, focus Apply,
+        so y / enter answer for it. Focusing it earlier fails while an older plan (say, of the
+        empty field) has it disabled, and the next y would be typed into the field."""
+        yes = self.query_one("#yes", Button)
+        if self._submitted == self.shown_text and not yes.disabled:
+            self._submitted = None
+            yes.focus()
 
     def replan(self) -> None:
         self._timer = None
@@ -114,6 +125,7 @@ class MergeDialog(ConfirmDialog):
         yes.label = f"{'Apply anyway' if refused else 'Apply'} (y)"
         yes.variant = "error" if refused else "primary"
         yes.disabled = change is None
+        self.focus_answer()
 
     def is_settled(self) -> bool:
         """True when the preview shown is the plan for the field's text and no re-plan is pending."""
