@@ -26,6 +26,7 @@ from rapidfuzz import fuzz, process, utils
 from curator.change import Change, digest
 from curator.errors import InputError
 from curator.index_model import BOM, Entry, HotIndex, Section, entry_id, parse_index
+from curator.levers.merge import IDENTITY_SECTION
 from curator.levers.placement import (
     SPACED,
     Cut,
@@ -143,6 +144,16 @@ def _insert_under(doc: HotIndex, heading: str, level: int, block: bytes) -> tupl
     title = ("#" * max(level, 2) + " " + (heading or UNSECTIONED)).encode("utf-8")
     lead = b"" if not doc.raw else (b"" if doc.raw.endswith(b"\n") else nl) + nl
     return len(doc.raw), lead + title + nl + block
+
+
+def refuse_identity_lines(index: HotIndex, entry_ids) -> None:
+    """Refuse, naming the first one, entries that are the template's identity lines: the section
+    fit and merge leave alone (``IDENTITY_SECTION``) is never archived by id either. (The template's
+    header is a heading and a blockquote: no entry, so no id reaches it.)"""
+    for entry in entries_by_id(index, entry_ids):
+        if entry.section == IDENTITY_SECTION:
+            raise InputError(f"entry {entry.id} (line {entry.line}) is one of the template's identity lines "
+                             f"(section '{IDENTITY_SECTION}'): it is never archived", path=INDEX_NAME)
 
 
 def _neighbours(index: HotIndex) -> dict[str, tuple[str | None, str | None]]:
