@@ -25,9 +25,10 @@ from rapidfuzz import fuzz, process, utils
 
 from curator.change import Change, digest
 from curator.errors import InputError
-from curator.index_model import BOM, Entry, HotIndex, Section, entry_id, parse_index
+from curator.index_model import BOM, LIST_MARKER, Entry, HotIndex, Section, entry_id, parse_index
 from curator.levers.merge import IDENTITY_SECTION
 from curator.levers.placement import (
+    END_OF_FILE,
     SPACED,
     Cut,
     kinds_around,
@@ -51,7 +52,8 @@ UNSECTIONED = "Unsectioned"  # archive heading for entries that sat above the in
 _ID = r"[0-9a-f]{6}(?:-\d+)?"
 STAMP = re.compile(  # (in a row: before the last pipe)
     rf" · archived (?P<day>\d{{4}}-\d{{2}}-\d{{2}})(?: · after (?P<after>{_ID}))?(?: · before (?P<before>{_ID}))?"
-    r"(?: · cut (?P<gap_after>\d+):(?P<gap_before>\d+):(?P<sep_above>[-b§])(?P<sep_below>[-b§]))?"
+    r"(?: · cut (?P<gap_after>\d+):(?P<gap_before>\d+):(?P<sep_above>[-b§]|x(?:[0-9A-F]{2})+)"
+    r"(?P<sep_below>[-b§$]|x(?:[0-9A-F]{2})+))?"
     rf"(?P<dropped> · heading dropped(?: before (?P<next_heading>{_ID}))?)?"
     r"(?=\s*\|?\r?\n?$)"
 )
@@ -284,9 +286,6 @@ def _cut_record(index: HotIndex, cut: Cut | None, after: str | None, before: str
     and below it ('b' blank, '§', '-' none), so restore puts the same bytes back at the same place."""
     if cut is None:
         return ""
-    kinds = {index.entry(i).kind for i in (after, before) if i}
-    if cut.entry.kind not in SPACED and kinds <= {cut.entry.kind}:
-        return ""  # an item among items, a row among rows: beside its neighbour is where it was
     heading = _heading_end(index, cut.entry)
     if after:
         gap_after = lines_between(index, index.entry(after).end_offset, cut.start)
@@ -294,7 +293,20 @@ def _cut_record(index: HotIndex, cut: Cut | None, after: str | None, before: str
         top = len(BOM) if index.has_bom else 0  # the first line begins after the file's BOM
         gap_after = lines_between(index, heading if heading is not None else top, cut.start)
     gap_before = lines_between(index, cut.end, entry_start(index, index.entry(before))) if before else 0
-    return f"{gap_after}:{gap_before}:{cut.above or '-'}{cut.below or '-'}"
+    kinds = {index.entry(i).kind for i in (after, before) if i}
+    if cut.entry.kind not in SPACED and kinds <= {cut.entry.kind} and not (cut.above or cut.below):
+        # An item among items, a row among rows: right beside its neighbour (the only one: right
+        # under its heading) is where it was, unless lines (blank ones, a block) stood between
+        # them; then the place is recorded too.
+        if (after and gap_after == 0) or (not after and (gap_before if before else gap_after) == 0):
+            return ""
+    above, below = cut.marks(index.newline)
+    return f"{gap_after}:{gap_before}:{above}{below}"
+
+
+def _newline_of(data: bytes) -> bytes:
+    """The line ending an entry's bytes end with (``\n`` if none)."""
+    return b"\r\n" if data.endswith(b"\r\n") else b"\n"
 
 
 def _heading_end(index: HotIndex, entry: Entry) -> int | None:
@@ -424,11 +436,14 @@ def _recorded_place(index: HotIndex, entry: Entry, found, restored: bytes, after
                     before: Entry | None) -> tuple[int, bytes] | None:
     """(offset, bytes) from a stamp that records its cut: the same separator lines, as many lines
     after the entry before it (or after its heading, if it came first) or before the entry after it."""
-    data = with_separators(index.newline, found.group("sep_above").strip("-"), found.group("sep_below").strip("-"),
-                           restored)
+    # An index left without a single line ending cannot say which one it writes; the archived
+    # entry, written with the index's, can.
+    newline = index.newline if b"\n" in index.raw else _newline_of(restored)
+    data = with_separators(newline, found.group("sep_above"), found.group("sep_below"), restored)
     heading = _heading_end(index, entry) if entry.section != UNSECTIONED else None
-    if after is not None:
-        at = skip_lines(index, after.end_offset, int(found.group("gap_after")))
+    after_end = after.end_offset if after is not None else _prose_end(index, found.group("after"))
+    if after_end is not None:
+        at = skip_lines(index, after_end, int(found.group("gap_after")))
     elif not found.group("after") and heading is not None:  # it came first in its section
         at = skip_lines(index, heading, int(found.group("gap_after")))
     elif not found.group("after") and entry.section == UNSECTIONED and index.section_named(UNSECTIONED) is None:
@@ -437,7 +452,27 @@ def _recorded_place(index: HotIndex, entry: Entry, found, restored: bytes, after
         at = skip_lines(index, entry_start(index, before), int(found.group("gap_before")), back=True)
     else:
         return None
-    return at, placed(index, at, entry.kind, data, as_cut=True)
+    return at, placed(index, at, entry.kind, data, as_cut=True, ended_file=found.group("sep_below") == END_OF_FILE,
+                      newline=newline)
+
+
+def _prose_end(index: HotIndex, wanted: str | None) -> int | None:
+    """Where the paragraph ends that was the entry ``wanted`` and is prose now (the last ``§`` block
+    archived out of a preamble leaves the block before it as the file's header): None if none."""
+    if not wanted:
+        return None
+    base = wanted.split("-")[0]
+    for block in index.blocks:
+        if block.kind != "paragraph":
+            continue
+        lines = index.lines[block.start : block.end]
+        text = "\n".join(line.text for line in lines)
+        first = text.partition("\n")[0]
+        body = LIST_MARKER.sub("", first, count=1) + text[len(first):]
+        section = next((s.heading for s in index.sections if s.start <= block.start < s.end), "")
+        if entry_id(section, body, {}) == base:
+            return lines[-1].offset + len(lines[-1].raw)
+    return None
 
 
 def _old_heading_place(index: HotIndex, archive: HotIndex, entry: Entry, found, heading: str, level: int,

@@ -20,10 +20,14 @@ from dataclasses import dataclass
 from curator.index_model import BOM, SECTION_SIGN, Entry, HotIndex, is_section_sign
 
 SPACED = ("paragraph", "hermes")  # kinds that a blank line must part from other blocks
+END_OF_FILE = "$"  # a cut's ``below`` when it took the line ending before the file's unended last line
 
 
 def _ending(raw: bytes) -> bytes:
-    return raw[len(raw.rstrip(b"\r\n")):]
+    """The line ending ``raw`` ends with (one, not the blank lines before it)."""
+    if raw.endswith(b"\r\n"):
+        return b"\r\n"
+    return raw[-1:] if raw.endswith((b"\n", b"\r")) else b""
 
 
 def line_kinds(index: HotIndex) -> list[str]:
@@ -53,13 +57,26 @@ def needs_blank(above: str | None, below: str | None) -> bool:
 @dataclass(frozen=True)
 class Cut:
     """What removing one entry takes: bytes [start, end), and the separator lines in it beside the
-    entry ('' none, 'b' a blank line, '§' a lone § line), above and below it."""
+    entry ('' none, 'b' a blank line, '§' a lone § line), above and below it. ``below`` is
+    ``END_OF_FILE`` when the entry ended a file without a final line ending: the cut then took the
+    line ending before it instead."""
 
     entry: Entry
     start: int
     end: int
     above: str = ""
     below: str = ""
+    above_raw: bytes = b""  # the separator lines' own bytes (a blank line may hold spaces)
+    below_raw: bytes = b""
+
+    def marks(self, newline: bytes) -> tuple[str, str]:
+        """(above, below) as a stamp writes them: '-' none, 'b', '§', ``END_OF_FILE``, or, for a
+        separator line that is not exactly a bare blank or ``§`` line, ``x`` and its bytes in hex."""
+        def mark(kind: str, raw: bytes) -> str:
+            if kind in ("", END_OF_FILE):
+                return kind or "-"
+            return kind if raw == _SEPARATOR_LINE[kind](newline) else "x" + raw.hex().upper()
+        return mark(self.above, self.above_raw), mark(self.below, self.below_raw)
 
 
 def removal_cuts(index: HotIndex, entries: list[Entry]) -> list[Cut]:
@@ -72,6 +89,7 @@ def removal_cuts(index: HotIndex, entries: list[Entry]) -> list[Cut]:
     for entry in sorted(entries, key=lambda e: e.offset):
         first, last = entry.line - 1, entry.end_line - 1  # 0-based
         above = below = ""
+        above_raw = below_raw = b""
         if entry.kind in SPACED:
             sep, mark = ("sign", SECTION_SIGN) if entry.kind == "hermes" else ("blank", "b")
             # A § block takes the § line before it (after it, for the first block); a paragraph
@@ -81,18 +99,21 @@ def removal_cuts(index: HotIndex, entries: list[Entry]) -> list[Cut]:
                 i = first - 1 if side == "above" else last + 1
                 if side == "above" and entry.kind == "paragraph" and last + 1 < n and kinds[last + 1] != "heading":
                     continue  # a block glued below it would then touch the block above it
+                if i == n - 1 and not _ending(lines[i].raw):
+                    continue  # an unended last line stays the file's last line
                 if 0 <= i < n and kinds[i] == sep and i not in claimed:
                     claimed.add(i)
                     if side == "above":
-                        first, above = i, mark
+                        first, above, above_raw = i, mark, lines[i].raw
                     else:
-                        last, below = i, mark
+                        last, below, below_raw = i, mark, lines[i].raw
                     break
         start = max(lines[first].offset, floor)
         end = lines[last].offset + len(lines[last].raw)
-        if end == len(index.raw) and not _ending(index.raw) and start > floor:
-            start -= len(_ending(index.raw[:start]))  # the file keeps ending without a line ending
-        cuts.append(Cut(entry, start, end, above, below))
+        if end == len(index.raw) and not _ending(index.raw):
+            start -= len(_ending(index.raw[floor:start]))  # the file keeps ending without a line ending
+            below = END_OF_FILE
+        cuts.append(Cut(entry, start, end, above, below, above_raw, below_raw))
     return cuts
 
 
@@ -113,10 +134,16 @@ def lines_between(index: HotIndex, start: int, end: int) -> int:
     return sum(1 for line in index.lines if start <= max(line.offset, floor) < end)
 
 
+_SEPARATOR_LINE = {"b": lambda newline: newline, SECTION_SIGN: lambda newline: SECTION_SIGN.encode() + newline}
+
+
 def with_separators(newline: bytes, above: str, below: str, data: bytes) -> bytes:
-    """An entry's bytes with the separator lines its cut took, as they were."""
-    line = {"": b"", "b": newline, SECTION_SIGN: SECTION_SIGN.encode() + newline}
-    return line[above] + data + line[below]
+    """An entry's bytes with the separator lines its cut took, as they were (``Cut.marks``)."""
+    def line(mark: str) -> bytes:
+        if mark in ("", "-", END_OF_FILE):
+            return b""
+        return bytes.fromhex(mark[1:]) if mark.startswith("x") else _SEPARATOR_LINE[mark](newline)
+    return line(above) + data + line(below)
 
 
 def skip_lines(index: HotIndex, at: int, count: int, *, back: bool = False) -> int:
@@ -179,14 +206,19 @@ def separated(newline: bytes, above: str | None, below: str | None, kind: str, d
     return lead + data + trail
 
 
-def placed(index: HotIndex, at: int, kind: str, data: bytes, *, as_cut: bool = False) -> bytes:
+def placed(index: HotIndex, at: int, kind: str, data: bytes, *, as_cut: bool = False,
+           ended_file: bool = False, newline: bytes | None = None) -> bytes:
     """The bytes that put ``data`` (an entry of ``kind``) at the line boundary ``at`` of ``index``,
     with what parts it from its neighbours there (``as_cut``: ``data`` already carries the
-    separators its cut took, so it goes back as it was)."""
+    separators its cut took, so it goes back as it was). At the end of a file without a final line
+    ending, or of any file when ``ended_file`` (its cut took the line ending before it: the blank
+    line left last may end in one), it goes back as the file's unended last line. ``newline``: the
+    line ending to write (default: the file's own)."""
+    newline = newline or index.newline
     above, below = kinds_around(index, line_kinds(index), at)
     floor = len(BOM) if index.has_bom else 0
-    at_end = at == len(index.raw) > floor and not _ending(index.raw)
-    out = data if as_cut else separated(index.newline, above, None if at_end else below, kind, data)
+    at_end = at == len(index.raw) and (ended_file or (at > floor and not _ending(index.raw)))
+    out = data if as_cut else separated(newline, above, None if at_end else below, kind, data)
     if at_end:  # at the end of a file without a final line ending: one before the entry, none after
-        return index.newline + out[: len(out) - len(_ending(out))]
+        return (newline if at > floor else b"") + out[: len(out) - len(_ending(out))]
     return out
