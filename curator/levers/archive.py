@@ -237,6 +237,7 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
     levels = {s.heading: s.level for s in index.sections}
     moving: dict[str, list[Part]] = {}  # section -> the entries that go there
     cuts = {cut.entry.id: cut for cut in removal_cuts(index, [e for e in entries if e.section not in dropped])}
+    going = {e.id for e in entries}
     for entry in sorted(entries, key=lambda e: e.offset):
         entry_source(index, entry)  # refuses an entry with bytes that are not UTF-8
         start = entry_start(index, entry)  # the file's BOM stays with the file
@@ -246,7 +247,7 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
             cut = raw[:cut].rstrip().rfind(b"|")
             cut -= len(raw[:cut]) - len(raw[:cut].rstrip())
         after, before = neighbours.get(entry.id, (None, None))
-        stamp = _stamp(today, after, before, dropped.get(entry.section), _cut_record(index, cuts.get(entry.id), after, before))
+        stamp = _stamp(today, after, before, dropped.get(entry.section), _cut_record(index, cuts.get(entry.id), after, before, going))
         moved = move_bytes(raw[:cut] + stamp + raw[cut:], INDEX_NAME, ARCHIVE_NAME)
         moving.setdefault(entry.section, []).append(
             (_with_newline(moved, index.newline), table_head(index, entry), entry.kind))
@@ -280,10 +281,13 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
     )
 
 
-def _cut_record(index: HotIndex, cut: Cut | None, after: str | None, before: str | None) -> str:
+def _cut_record(index: HotIndex, cut: Cut | None, after: str | None, before: str | None,
+                going: Collection[str] = ()) -> str:
     """``gap_after:gap_before:AB`` for a paragraph or § block: the lines between the entry before it
-    and its cut, between its cut and the entry after it, and the separator lines the cut took above
-    and below it ('b' blank, '§', '-' none), so restore puts the same bytes back at the same place."""
+    (or its heading) and its cut, between its cut and the entry after it (or the end of its
+    section), and the separator lines the cut took above and below it ('b' blank, '§', '-' none,
+    ``x`` and hex for other bytes), so restore puts the same bytes back at the same place.
+    ``going``: the ids archived with it (a neighbour among them may not be back first)."""
     if cut is None:
         return ""
     heading = _heading_end(index, cut.entry)
@@ -292,9 +296,11 @@ def _cut_record(index: HotIndex, cut: Cut | None, after: str | None, before: str
     else:  # it came first in its section: count from the heading (from the top, above every heading)
         top = len(BOM) if index.has_bom else 0  # the first line begins after the file's BOM
         gap_after = lines_between(index, heading if heading is not None else top, cut.start)
-    gap_before = lines_between(index, cut.end, entry_start(index, index.entry(before))) if before else 0
+    later = entry_start(index, index.entry(before)) if before else _section_end(index, cut.entry.section)
+    gap_before = lines_between(index, cut.end, later) if later is not None else 0
     kinds = {index.entry(i).kind for i in (after, before) if i}
-    if cut.entry.kind not in SPACED and kinds <= {cut.entry.kind} and not (cut.above or cut.below):
+    alone = not (cut.above or cut.below) and not {after, before} & set(going)
+    if cut.entry.kind not in SPACED and kinds <= {cut.entry.kind} and alone:
         # An item among items, a row among rows: right beside its neighbour (the only one: right
         # under its heading) is where it was, unless lines (blank ones, a block) stood between
         # them; then the place is recorded too.
@@ -302,6 +308,15 @@ def _cut_record(index: HotIndex, cut: Cut | None, after: str | None, before: str
             return ""
     above, below = cut.marks(index.newline)
     return f"{gap_after}:{gap_before}:{above}{below}"
+
+
+def _section_end(index: HotIndex, heading: str) -> int | None:
+    """The offset where section ``heading`` ends ('': the part above every heading), None if the
+    index has no such section."""
+    section = next((s for s in index.sections if s.heading == heading and (s.level > 0) == bool(heading)), None)
+    if section is None:
+        return None
+    return index.lines[section.end].offset if section.end < len(index.lines) else len(index.raw)
 
 
 def _newline_of(data: bytes) -> bytes:
@@ -450,10 +465,19 @@ def _recorded_place(index: HotIndex, entry: Entry, found, restored: bytes, after
         at = skip_lines(index, len(BOM) if index.has_bom else 0, int(found.group("gap_after")))  # first on top
     elif before is not None:
         at = skip_lines(index, entry_start(index, before), int(found.group("gap_before")), back=True)
+    elif not found.group("before") and (end := _section_end(index, _index_heading(index, entry))) is not None:
+        at = skip_lines(index, end, int(found.group("gap_before")), back=True)  # it came last in its section
     else:
         return None
     return at, placed(index, at, entry.kind, data, as_cut=True, ended_file=found.group("sep_below") == END_OF_FILE,
                       newline=newline)
+
+
+def _index_heading(index: HotIndex, entry: Entry) -> str:
+    """The heading in MEMORY.md of an archived entry's section ('' for the part above every heading)."""
+    if entry.section == UNSECTIONED and index.section_named(UNSECTIONED) is None:
+        return ""
+    return entry.section
 
 
 def _prose_end(index: HotIndex, wanted: str | None) -> int | None:

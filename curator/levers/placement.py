@@ -15,7 +15,7 @@ after: the file still ends the way it did.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from curator.index_model import BOM, SECTION_SIGN, Entry, HotIndex, is_section_sign
 
@@ -73,9 +73,10 @@ class Cut:
         """(above, below) as a stamp writes them: '-' none, 'b', '§', ``END_OF_FILE``, or, for a
         separator line that is not exactly a bare blank or ``§`` line, ``x`` and its bytes in hex."""
         def mark(kind: str, raw: bytes) -> str:
-            if kind in ("", END_OF_FILE):
+            if kind == END_OF_FILE or not raw:
                 return kind or "-"
-            return kind if raw == _SEPARATOR_LINE[kind](newline) else "x" + raw.hex().upper()
+            standard = [k for k, line in _SEPARATOR_LINE.items() if raw == line(newline)]
+            return standard[0] if standard else "x" + raw.hex().upper()
         return mark(self.above, self.above_raw), mark(self.below, self.below_raw)
 
 
@@ -103,10 +104,11 @@ def removal_cuts(index: HotIndex, entries: list[Entry]) -> list[Cut]:
                     continue  # an unended last line stays the file's last line
                 if 0 <= i < n and kinds[i] == sep and i not in claimed:
                     claimed.add(i)
+                    raw = lines[i].raw[len(BOM) if i == 0 and index.has_bom else 0 :]
                     if side == "above":
-                        first, above, above_raw = i, mark, lines[i].raw
+                        first, above, above_raw = i, mark, raw
                     else:
-                        last, below, below_raw = i, mark, lines[i].raw
+                        last, below, below_raw = i, mark, raw
                     break
         start = max(lines[first].offset, floor)
         end = lines[last].offset + len(lines[last].raw)
@@ -114,7 +116,76 @@ def removal_cuts(index: HotIndex, entries: list[Entry]) -> list[Cut]:
             start -= len(_ending(index.raw[floor:start]))  # the file keeps ending without a line ending
             below = END_OF_FILE
         cuts.append(Cut(entry, start, end, above, below, above_raw, below_raw))
-    return cuts
+    return _closing_gaps(index, kinds, cuts)
+
+
+def _closing_gaps(index: HotIndex, kinds: list[str], cuts: list[Cut]) -> list[Cut]:
+    """Cuts that leave the layout as if their entries had never been there. A *run* is cuts with
+    nothing but blank lines between them; the blank lines between go with the upper cut, and where
+    the run has blank lines both above and below it, one of those two goes too, so one is left
+    between its neighbours, not both. Restored one by one, in file order or the other way round,
+    each entry must come back without touching a block it would glue to (an item over a paragraph
+    becomes its lazy line): so the last cut takes the blank lines below the run unless an entry of
+    the run glues to the block below them; else the first takes the ones above unless one glues to
+    the block above; else both stay (and so do the lines between, if the run touches that block)."""
+    floor = len(BOM) if index.has_bom else 0
+    starts = {line.offset: i for i, line in enumerate(index.lines)}
+    starts[floor] = 0
+    ends = {line.offset + len(line.raw): i for i, line in enumerate(index.lines)}
+    n_lines, out = len(kinds), list(cuts)
+
+    def line_at(offset: int, table: dict[int, int]) -> int | None:
+        return table.get(offset)
+
+    def blank_between(upper: Cut, lower: Cut) -> bool:
+        if lower.start <= upper.end:
+            return True
+        first, last = line_at(upper.end, starts), line_at(lower.start, starts)
+        return first is not None and last is not None and all(kinds[i] == "blank" for i in range(first, last))
+
+    runs: list[list[int]] = []
+    for n in range(len(cuts)):
+        if runs and blank_between(cuts[runs[-1][-1]], cuts[n]):
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    for run in runs:
+        head, tail = cuts[run[0]], cuts[run[-1]]
+        if tail.below == END_OF_FILE and len(run) > 1:
+            continue  # a run that ends an unended file keeps its cuts as they are
+        top, bottom = line_at(head.start, ends), line_at(tail.end, starts)
+        up = top + 1 if top is not None else 0  # the first blank line above the run (none: up > top)
+        while top is not None and up > 0 and kinds[up - 1] == "blank":
+            up -= 1
+        down = bottom - 1 if bottom is not None else n_lines - 1  # the last blank line below it
+        while bottom is not None and down + 1 < n_lines and kinds[down + 1] == "blank":
+            down += 1
+        if down == n_lines - 1 and down >= 0 and not _ending(index.lines[down].raw):
+            down -= 1  # an unended last line stays the file's last line
+        members = {out[n].entry.kind for n in run}
+        above = kinds[up - 1] if top is not None and up > 0 else None
+        below = kinds[down + 1] if bottom is not None and down + 1 < n_lines else None
+        has_above = top is not None and up <= top
+        has_below = bottom is not None and down >= bottom
+        if not has_above and any(needs_blank(above, kind) for kind in members):
+            continue  # restored last-first, an entry would land against the block above
+        for upper, lower in zip(run, run[1:]):
+            cut, next_start = out[upper], cuts[lower].start
+            if cut.end < next_start:
+                out[upper] = replace(cut, end=next_start, below=cut.below or "b",
+                                     below_raw=cut.below_raw + index.raw[cut.end:next_start])
+        if not (has_above and has_below):
+            continue
+        if not any(needs_blank(kind, below) for kind in members):
+            cut = out[run[-1]]
+            end = index.lines[down].offset + len(index.lines[down].raw)
+            out[run[-1]] = replace(cut, end=end, below=cut.below or "b", below_raw=cut.below_raw + index.raw[cut.end:end])
+        elif not any(needs_blank(above, kind) for kind in members):
+            cut = out[run[0]]
+            begin = max(index.lines[up].offset, floor)
+            out[run[0]] = replace(cut, start=begin, above=cut.above or "b",
+                                  above_raw=index.raw[begin:cut.start] + cut.above_raw)
+    return out
 
 
 def removal_spans(index: HotIndex, entries: list[Entry]) -> list[tuple[int, int]]:
@@ -152,13 +223,14 @@ def skip_lines(index: HotIndex, at: int, count: int, *, back: bool = False) -> i
     kinds = {line.offset: k for line, k in zip(index.lines, line_kinds(index))}
     by_start = {line.offset: line for line in index.lines}
     by_end = {line.offset + len(line.raw): line for line in index.lines}
+    floor = len(BOM) if index.has_bom else 0
     if index.has_bom and index.lines:
         by_start[len(BOM)] = index.lines[0]  # the first line begins after the file's BOM
     for _ in range(count):
         line = by_end.get(at) if back else by_start.get(at)
         if line is None or kinds[line.offset] not in ("blank", "sign", "other"):
             break
-        at = line.offset if back else line.offset + len(line.raw)
+        at = max(line.offset, floor) if back else line.offset + len(line.raw)
     return at
 
 
