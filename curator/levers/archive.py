@@ -7,7 +7,10 @@ stamped ``· archived YYYY-MM-DD`` at the end of its first line, followed by whe
 the entries just before and after it in its section (``· after 1a2b3c · before 4d5e6f``). Restore
 removes the stamp and puts the entry back right after that earlier neighbour if it is still there,
 else right before the later one, else (and for stamps without the record) at the end of its section;
-a heading left empty in ARCHIVE.md goes too. Archiving every entry of a section reports the section
+a heading left empty in ARCHIVE.md goes too. Where beside a neighbour is not exactly where it sat
+(lines between them, a neighbour archived with it, separator lines its cut took) the stamp records
+the cut as well (``· cut G:H:AB``, see docs/entries.md), so restore puts back the very bytes at the
+very place. Archiving every entry of a section reports the section
 as emptied; asked to, it drops the heading as well and the stamp says so (``· heading dropped before
 <id of the next heading>``), so restore re-creates the heading where it stood.
 """
