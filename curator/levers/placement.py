@@ -134,13 +134,10 @@ def _closing_gaps(index: HotIndex, kinds: list[str], cuts: list[Cut]) -> list[Cu
     ends = {line.offset + len(line.raw): i for i, line in enumerate(index.lines)}
     n_lines, out = len(kinds), list(cuts)
 
-    def line_at(offset: int, table: dict[int, int]) -> int | None:
-        return table.get(offset)
-
     def blank_between(upper: Cut, lower: Cut) -> bool:
         if lower.start <= upper.end:
             return True
-        first, last = line_at(upper.end, starts), line_at(lower.start, starts)
+        first, last = starts.get(upper.end), starts.get(lower.start)
         return first is not None and last is not None and all(kinds[i] == "blank" for i in range(first, last))
 
     runs: list[list[int]] = []
@@ -153,7 +150,7 @@ def _closing_gaps(index: HotIndex, kinds: list[str], cuts: list[Cut]) -> list[Cu
         head, tail = cuts[run[0]], cuts[run[-1]]
         if tail.below == END_OF_FILE and len(run) > 1:
             continue  # a run that ends an unended file keeps its cuts as they are
-        top, bottom = line_at(head.start, ends), line_at(tail.end, starts)
+        top, bottom = ends.get(head.start), starts.get(tail.end)
         up = top + 1 if top is not None else 0  # the first blank line above the run (none: up > top)
         while top is not None and up > 0 and kinds[up - 1] == "blank":
             up -= 1
