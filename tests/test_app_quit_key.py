@@ -227,10 +227,9 @@ async def test_q_closes_every_dialog_opened_from_the_editor_and_the_editor_gets_
             await pilot.press("q")
             await settle(app, pilot)
             assert app.screen is index and isinstance(app.focused, IndexEditor), f"q after {keys}"
-        highlight_entry(app, "Seat pointers")
-        await pilot.press("space")  # mark both entries of Identity & seat: archiving them empties it
-        highlight_entry(app, "[Identity]")
-        await pilot.press("space")
+        for entry in ("Never force-push", "Run the full", "Always run", "Keep `[brackets]`"):
+            highlight_entry(app, entry)  # mark the four Hard rules: archiving them empties the section
+            await pilot.press("space")
         index.editor.focus()
         await pilot.press("ctrl+p", *"archive")
         await settle(app, pilot)

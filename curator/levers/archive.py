@@ -224,6 +224,7 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
     entries = entries_by_id(index, entry_ids)
     if not entries:
         raise InputError("name at least one entry to archive", path=INDEX_NAME)
+    refuse_identity_lines(index, entry_ids)  # whoever asks: the CLI, the app, a script
     old_archive = read_optional(Path(memory_dir), ARCHIVE_NAME)
     archive_raw = old_archive if old_archive is not None else ARCHIVE_HEADER.encode().replace(b"\n", index.newline)
     archive = parse_index(archive_raw)
