@@ -99,15 +99,26 @@ def test_contract_matrix_for_one_session(seat):
     assert sorted(p.name for p in seat.state.iterdir()) == [marker("s-1", "done")]
 
 
-@pytest.mark.parametrize("stdin", ["not json", "{", "[1, 2]", "\xff\xfe", '{"hook_event_name": "UserPromptSubmit"} x'])
-def test_garbage_stdin_is_silent_and_exit_zero(seat, stdin):
+GARBAGE = ["not json", "{", "[1, 2]", "\xff\xfe", '{"hook_event_name": "UserPromptSubmit"} x', ""]
+
+
+def complaint(result) -> str:
+    """The one stderr line the hook writes for stdin that is not a JSON object (exit 0, no stdout)."""
+    assert (result.returncode, result.stdout) == (0, b"")
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("identity-anchor hook: stdin ("), result.stderr
+    assert "not the JSON object the harness sends; nothing loaded" in lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("stdin", GARBAGE)
+def test_garbage_stdin_says_one_line_and_exits_zero(seat, stdin):
     result = seat.run(stdin.encode("latin-1"))
-    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+    complaint(result)
     assert not seat.state.exists() or not any(seat.state.glob("*.done"))
 
 
-def test_empty_stdin_and_other_events_are_silent(seat):
-    assert seat.run(b"").stdout == b""
+def test_other_events_are_silent(seat):
     for event in ("Stop", "SessionStart", "PreCompact", "Notification"):
         result = seat.event(event)
         assert (result.returncode, result.stdout) == (0, b"")
@@ -238,13 +249,17 @@ def test_claude_hook_is_stateless_every_boundary_prints_again(claude):
         ["memory", "MEMORY.md", "identity.md", "hooks", HOOK_SCRIPT])  # nothing written anywhere
 
 
-@pytest.mark.parametrize("stdin", ["not json", "{", "[1, 2]", "\xff\xfe", '{"hook_event_name": "SessionStart"} x',
-                                   "", '{"hook_event_name": "SessionStart"}',
+@pytest.mark.parametrize("stdin", ["not json", "{", "[1, 2]", "\xff\xfe", '{"hook_event_name": "SessionStart"} x', ""])
+def test_claude_garbage_says_one_line_and_exits_zero(claude, stdin):
+    complaint(claude.run(stdin.encode("latin-1")))
+
+
+@pytest.mark.parametrize("stdin", ['{"hook_event_name": "SessionStart"}',
                                    '{"hook_event_name": "SessionStart", "source": "bogus"}',
                                    '{"hook_event_name": "SessionStart", "source": ["startup"]}',
                                    '{"hook_event_name": "UserPromptSubmit", "session_id": "c-1"}',
                                    '{"hook_event_name": "PostCompact", "session_id": "c-1"}'])
-def test_claude_garbage_and_other_events_are_silent(claude, stdin):
+def test_claude_other_events_are_silent(claude, stdin):
     result = claude.run(stdin.encode("latin-1"))
     assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
 
