@@ -4,6 +4,7 @@ counter the curator uses and the wake-envelope script."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import stat
@@ -313,3 +314,22 @@ def test_wake_envelope_rejects_bad_ports_and_writes_nothing(wake_script, tmp_pat
                    "--project-id", "p", "--directory", "/r")
     assert result.returncode == 2 and b"port" in result.stderr
     assert not (tmp_path / "d").exists()
+
+
+def test_wake_envelope_removes_the_temp_files_killed_runs_left_and_no_other(wake_script, tmp_path):
+    directory = tmp_path / "d" / "opencode"
+    directory.mkdir(parents=True)
+    dead = directory / ".wake-envelope.json.0123abcd.seat-curator.tmp"  # nobody holds it: a killed run's
+    dead.write_text('{"port": 1')
+    live = directory / ".wake-envelope.json.89abcdef.seat-curator.tmp"  # a run still writing holds it
+    live.write_text('{"port": 2')
+    others = [".wake-envelope.json.abcd1234.tmp", ".other.json.0123abcd.seat-curator.tmp",
+              ".wake-envelope.json.0123ABCD.seat-curator.tmp"]
+    for name in others:
+        (directory / name).write_text("not ours to remove")
+    with open(live) as held:
+        fcntl.flock(held, fcntl.LOCK_SH)
+        result = _wake(wake_script, "--data-home", str(tmp_path / "d"), "--port", "4096", "--session-id", "s",
+                       "--project-id", "p", "--directory", "/r")
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in directory.iterdir()) == sorted(others + [live.name, "wake-envelope.json"])
