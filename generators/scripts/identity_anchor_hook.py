@@ -99,29 +99,6 @@ def _parse(raw):
     return value
 
 
-def _read_payload():
-    """The harness's payload, or None after one line on stderr saying what came instead."""
-    raw = b""
-    try:
-        raw = sys.stdin.buffer.read(STDIN_CAP + 1)
-        return _parse(raw)
-    except Unreadable as why:
-        what = str(why)
-    except RecursionError:
-        what = "not JSON (nested too deeply)"
-    except MemoryError:
-        what = "too large to parse"
-    except ValueError as err:  # json's own message: what is wrong, and where
-        what = f"not JSON ({err})"
-    except (OSError, AttributeError) as err:  # no stdin at all (None), or one that cannot be read
-        what = f"unreadable ({getattr(err, 'strerror', None) or 'closed'})"
-    began = f" (it began {raw[:48]!r})" if raw else ""
-    sys.stderr.write(f"identity-anchor hook: stdin ({len(raw)} bytes) is {what}, not the JSON object the "
-                     f"harness sends; nothing loaded{began}\n")
-    sys.stderr.flush()
-    return None
-
-
 def _env(name):
     environ = _fs.environ
     if environ and isinstance(next(iter(environ)), bytes):  # posix keeps the environment as bytes
@@ -168,8 +145,13 @@ def state_name(sid):
 
 
 def main():
-    payload = _read_payload()
-    if payload is None:
+    raw = b""
+    try:
+        raw = sys.stdin.buffer.read(STDIN_CAP + 1)
+        payload = _parse(raw)
+    except Exception as err:  # stdin is not the harness's object: say what came (off the silent path)
+        _load_boundary()
+        complain(raw, err)
         return
     if HARNESS == "kimi-code" and payload.get("hook_event_name") == "UserPromptSubmit":
         stem = state_name(payload.get("session_id"))
@@ -318,6 +300,26 @@ def _mark(name, dir_fd):
     except FileExistsError:
         if _kind(name, dir_fd) != _IFREG:
             raise
+
+
+def complain(raw, err):
+    """One line on stderr naming what came instead of the harness's JSON object."""
+    if isinstance(err, Unreadable):
+        what = str(err)
+    elif isinstance(err, RecursionError):
+        what = "not JSON (nested too deeply)"
+    elif isinstance(err, MemoryError):
+        what = "too large to parse"
+    elif isinstance(err, ValueError):  # json's own message: what is wrong, and where
+        what = f"not JSON ({err})"
+    elif isinstance(err, (OSError, AttributeError)):  # no stdin at all (None), or one that cannot be read
+        what = f"unreadable ({getattr(err, 'strerror', None) or 'closed'})"
+    else:
+        raise err
+    began = f" (it began {raw[:48]!r})" if raw else ""
+    sys.stderr.write(f"identity-anchor hook: stdin ({len(raw)} bytes) is {what}, not the JSON object the "
+                     f"harness sends; nothing loaded{began}\n")
+    sys.stderr.flush()
 
 
 def _print(output):
