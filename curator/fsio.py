@@ -2,6 +2,12 @@
 
 Atomic means: a temp file in the same directory, written and fsynced, renamed over the target, then
 the directory fsynced. A crash at any point leaves either the old file or the new one, never half.
+
+Temp files have one name of their own, ``.<target>.<8 hex>.seat-curator.tmp``, and the process
+writing one holds an flock(2) on it until its rename is done. The kernel drops that lock when the
+process dies, however it dies, so a temp file nobody holds is one a killed write left:
+``remove_dead_temps`` removes those (for the writers whose files can be written again), the seat
+analysis reports those in a memory dir (they hold the bearer's unsaved bytes).
 """
 
 from __future__ import annotations
@@ -14,7 +20,6 @@ import os
 import re
 import secrets
 import stat
-import tempfile
 import time
 from pathlib import Path
 
@@ -52,12 +57,12 @@ def atomic_write(path: str | Path, data: bytes, *, mode: int | None = None) -> N
             mode = stat.S_IMODE(path.stat().st_mode)
         except FileNotFoundError:
             mode = 0o644
-    tmp_name = write_temp(path, data, mode)
-    try:
-        os.replace(tmp_name, path)
-    except BaseException:
-        _unlink_quietly(tmp_name)
-        raise
+    with write_temp(path, data, mode) as tmp_name:
+        try:
+            os.replace(tmp_name, path)
+        except BaseException:
+            _unlink_quietly(tmp_name)
+            raise
     fsync_dir(path.parent)
 
 
@@ -147,29 +152,162 @@ def link_new(tmp_name: str | Path, path: str | Path) -> bool:
     return True
 
 
+TEMP_TAG = "seat-curator"
+# What ``write_temp`` and ``temp_name`` name their files: no other tool makes this name.
+TEMP_NAME = re.compile(r"\.(?P<target>.+)\.[0-9a-f]{8}\." + TEMP_TAG + r"\.tmp")
+# What earlier versions named them (mkstemp's 8 random characters): reported in a memory dir, never
+# removed (without the lock there is no telling a live one, or another tool's, from a dead one).
+LEGACY_TEMP_NAME = re.compile(r"\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp")
+TEMP_STALE_S = 60  # a save takes milliseconds; an unlocked legacy temp file this old was left by a killed one
+STOP_ENV = "SEAT_CURATOR_STOP_AT"  # tests: "<point>:<fifo>" stops a write at a named point (``stop_point``)
+
+
 def temp_name(path: Path) -> Path:
     """A fresh name beside ``path`` that ``TEMP_NAME`` recognises, for moving a file aside."""
-    return path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+    return path.parent / f".{path.name}.{secrets.token_hex(4)}.{TEMP_TAG}.tmp"
 
 
-def write_temp(path: Path, data: bytes, mode: int) -> str:
-    """A fully written, fsynced temp file beside ``path`` (same directory, so a rename is atomic)."""
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+class TempFile(str):
+    """The name of a temp file this process is writing, holding the flock that marks it live (see
+    the module doc). A str, so it goes wherever a path does; ``release`` (or the ``with`` block's
+    end, or dropping the last reference) closes the descriptor and so ends the lock."""
+
+    fd: int
+
+    def __new__(cls, name: str, fd: int) -> "TempFile":
+        made = super().__new__(cls, name)
+        made.fd = fd
+        return made
+
+    def release(self) -> None:
+        fd, self.fd = getattr(self, "fd", -1), -1
+        if fd >= 0:
+            os.close(fd)
+
+    def __enter__(self) -> "TempFile":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+    def __del__(self) -> None:
+        self.release()
+
+
+def write_temp(path: Path, data: bytes, mode: int) -> TempFile:
+    """A fully written, fsynced temp file beside ``path`` (same directory, so a rename is atomic),
+    locked until released: rename it, then release it."""
+    for _attempt in range(100):
+        name = temp_name(path)
+        try:
+            fd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except FileExistsError:
+            continue
+        # A cleaner that came between the create and this lock took the file for dead and unlinked
+        # it (it holds its exclusive lock only while it unlinks): start again under a new name.
+        fcntl.flock(fd, fcntl.LOCK_SH)
+        if os.fstat(fd).st_nlink:
+            break
+        os.close(fd)
+    else:
+        raise FileExistsError(errno.EEXIST, "no free temp file name", os.fspath(path))
+    temp, writer = TempFile(os.fspath(name), -1), fd
     try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
+        # The lock is kept on a read-only descriptor (shared locks overlap, so it is never let go):
+        # once renamed, this is the target, and a descriptor open for writing would pass for a
+        # writer that has not finished with it (wait_until_no_writers). Opened while still 0600.
+        temp.fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        fcntl.flock(temp.fd, fcntl.LOCK_SH)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(writer, view):]
+        os.fchmod(writer, mode)
+        os.fsync(writer)
+        os.close(writer)
+        writer = -1
+        stop_point("temp-written")
     except BaseException:
-        _unlink_quietly(tmp_name)
+        _unlink_quietly(temp)
+        temp.release()
+        if writer >= 0:
+            os.close(writer)
         raise
-    return tmp_name
+    return temp
 
 
-# What ``write_temp`` names its files (mkstemp's 8 random characters between our prefix and suffix).
-TEMP_NAME = re.compile(r"\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp")
-TEMP_STALE_S = 60  # a save takes milliseconds; a temp file this old was left by one that never finished
+def hold(fd: int) -> None:
+    """Mark the file behind ``fd`` live for as long as ``fd`` stays open: before it is exchanged
+    into a temp file's name (``swap``), so that name never stands for a dead file while its writer
+    still needs it. A shared lock; if someone holds an exclusive one, the file is held already."""
+    with contextlib.suppress(OSError):
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+
+
+def stop_point(point: str) -> None:
+    """Tests only (``STOP_ENV`` = "<point>:<fifo>"): at ``point``, say so through the FIFO, then wait
+    on it for good, so a test can kill the process at exactly this point without a sleep."""
+    wanted = os.environ.get(STOP_ENV)
+    if not wanted or wanted.partition(":")[0] != point:
+        return
+    fifo = wanted.partition(":")[2]
+    with open(fifo, "w") as signal_pipe:  # blocks until the test opens the other end
+        signal_pipe.write(point + "\n")
+    with open(fifo) as never:  # no one writes to it again: this waits until the process is killed
+        never.read()
+
+
+def _dead(directory: Path, name: str) -> tuple[int, os.stat_result] | None:
+    """(descriptor holding the exclusive lock, its stat) if the temp file ``name`` is a regular file
+    no live process holds, else None. The caller closes the descriptor."""
+    try:
+        fd = os.open(directory / name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISREG(info.st_mode):
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return fd, info
+    except OSError:  # held: its writer is alive
+        pass
+    os.close(fd)
+    return None
+
+
+def remove_dead_temps(directory: Path, targets: dict[str, bytes | None]) -> list[str]:
+    """Remove the temp files killed writes of ``targets`` (file name → None, or the exact bytes a
+    temp file must hold to go) left in ``directory``; returns their names. Only names of this
+    module's own pattern, only regular files, only ones no live writer holds, and only while the
+    name still names the very file found dead (a live writer may have renamed it since)."""
+    removed = []
+    try:
+        with os.scandir(directory) as items:
+            names = [item.name for item in items if item.name.endswith(f".{TEMP_TAG}.tmp")]
+    except OSError:
+        return removed
+    for name in names:
+        match = TEMP_NAME.fullmatch(name)
+        if match is None or match["target"] not in targets:
+            continue
+        dead = _dead(directory, name)
+        if dead is None:
+            continue
+        fd, info = dead
+        try:
+            want = targets[match["target"]]
+            if want is not None and (info.st_size != len(want) or os.pread(fd, len(want) + 1, 0) != want):
+                continue
+            now = os.lstat(directory / name)
+            if (now.st_dev, now.st_ino) == (info.st_dev, info.st_ino):
+                os.unlink(directory / name)
+                removed.append(name)
+        except OSError:
+            continue
+        finally:
+            os.close(fd)
+    if removed:
+        fsync_dir(directory)
+    return removed
 
 
 def leftover_temps(directory: Path, *, now: float | None = None) -> list[tuple[str, str]]:
@@ -182,17 +320,25 @@ def leftover_temps(directory: Path, *, now: float | None = None) -> list[tuple[s
 
 def temp_files(directory: Path, *, older_than: float) -> list[tuple[str, str, int]]:
     """(name, target, size) of the regular files in ``directory`` named as ``write_temp`` names
-    them and last modified no later than ``older_than`` (a time.time() value), sorted by name."""
+    them (or as earlier versions did) that no live writer holds and were last modified no later
+    than ``older_than`` (a time.time() value), sorted by name."""
     found = []
     try:
         with os.scandir(directory) as items:
             for item in items:
-                match = TEMP_NAME.fullmatch(item.name) if item.name.startswith(".") else None
+                if not item.name.startswith(".") or not item.name.endswith(".tmp"):
+                    continue
+                match = TEMP_NAME.fullmatch(item.name) or LEGACY_TEMP_NAME.fullmatch(item.name)
                 if match is None or not item.is_file(follow_symlinks=False):
                     continue
                 info = item.stat(follow_symlinks=False)
-                if info.st_mtime <= older_than:
-                    found.append((item.name, match["target"], info.st_size))
+                if info.st_mtime > older_than:
+                    continue
+                dead = _dead(directory, item.name)
+                if dead is None:
+                    continue
+                os.close(dead[0])
+                found.append((item.name, match["target"], info.st_size))
     except OSError:  # an unreadable directory is reported by whoever reads the seat
         return []
     return sorted(found)
@@ -233,6 +379,7 @@ def exclusive_create(path: str | Path, data: bytes, *, mode: int = 0o600) -> boo
                 os.fsync(handle.fileno())
     finally:
         _unlink_quietly(tmp_name)
+        tmp_name.release()
     fsync_dir(directory)
     return True
 

@@ -529,6 +529,7 @@ class SeatStore:
         before the rename is carried into what is written instead.
         """
         path = self.path_of(name)
+        tmp = None
         held = fsio.open_regular(path)  # the version about to be replaced, kept open
         try:
             now = None if held is None else fsio.read_open(held, path)
@@ -554,10 +555,12 @@ class SeatStore:
                 # Last look before the rename: most of the time since the first read went on the fsync.
                 if fsio.read_open(held, path) != expect:
                     raise self._changed_meanwhile(name)
+                fsio.hold(held.fileno())  # an exchange gives it the temp name: it stays marked live
                 exchanged = fsio.swap(tmp, path)
             except BaseException:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(tmp)
+                tmp.release()
                 raise
             fsio.fsync_dir(path.parent)
             # A writer that opened the file before the rename may still be writing to the replaced
@@ -576,6 +579,8 @@ class SeatStore:
         finally:
             if held is not None:
                 held.close()
+            if tmp is not None:
+                tmp.release()
 
     def _put_back(self, name: str, path: Path, swapped_out: str | None, late, ours: bytes, mode: int) -> None:
         """Someone wrote to the file while it was being replaced: restore what it holds now."""

@@ -23,7 +23,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from curator.errors import CuratorError, from_os_error
-from curator.fsio import MAX_READ_BYTES, atomic_write, exclusive_create, fsync_dir, swap, write_temp
+from curator.fsio import (MAX_READ_BYTES, atomic_write, exclusive_create, fsync_dir, hold, link_new, remove_dead_temps,
+                          stop_point, swap, write_temp)
 from generators import adoption, claude, emission, kimi, layout, opencode, shared_files
 from generators.emission import (CREATE_ONLY, FLEET, WHOLE_FILE, WHOLE_FILE_KEY,  # noqa: F401 (re-exported)
                                  EmittedFile)
@@ -450,6 +451,7 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
     adopting = [art for plan in fresh for art in plan.artifacts if art.status == DIVERGENT]
     for art in pending:
         art.emitted.content  # render (and schema-check) everything before the first write
+    remove_dead_temps_of(fresh)
     written: list[Artifact] = []
     art = None
     try:
@@ -490,6 +492,28 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
     return after
 
 
+def remove_dead_temps_of(plans: list[ResidentPlan]) -> list[Path]:
+    """Remove the temp files a killed provision (or write of a fleet file) left beside the planned
+    files (fsio.remove_dead_temps: only its own, only dead ones). A fleet file's can go whatever
+    they hold: the file is rebuilt from the manifest and its own bytes. A bearer file's only if it
+    is still to be created and the temp file holds exactly its birth text: a save of the bearer's
+    own text is reported by `check`, never removed."""
+    targets: dict[Path, dict[str, bytes | None]] = {}
+    for plan in plans:
+        for art in plan.artifacts:
+            if art.unsafe_at is not None or art.shared_with or art.emitted is None:
+                continue  # a path the plan would not write through is not cleaned through either
+            if art.owner == FLEET:
+                targets.setdefault(art.path.parent, {})[art.path.name] = None
+            elif art.status == PENDING:
+                targets.setdefault(art.path.parent, {})[art.path.name] = art.emitted.content
+    removed = []
+    for directory, names in targets.items():
+        if _exists(directory):
+            removed += [directory / name for name in remove_dead_temps(directory, names)]
+    return removed
+
+
 def _undo_written(written: list[Artifact]) -> list[Path]:
     """Undo this run's writes, newest first: a created file is removed, an adopted one gets its old
     bytes back. A file whose bytes are no longer what this run wrote has been written by someone
@@ -520,13 +544,22 @@ def _adopt(art: Artifact) -> None:
     if _read_regular(art.path) != plan.before:
         raise DivergentError("changed on disk since it was planned; nothing more was written", path=art.path)
     mode = stat.S_IMODE(os.lstat(art.path).st_mode)
-    temp = write_temp(art.path, plan.after, mode)
-    held = None
+    with write_temp(art.path, plan.after, mode) as temp:
+        _exchange_in(art, temp)
+    if _read_regular(art.path) != plan.after:
+        raise DivergentError("changed on disk right after it was adopted", path=art.path)
+
+
+def _exchange_in(art: Artifact, temp: str) -> None:
+    """Put the written ``temp`` in place of ``art.path`` unless the file changed since it was planned."""
+    plan, held = art.adoption, None
     try:
         held = os.open(art.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)  # what is replaced
         if _read_regular(art.path) != plan.before:  # the last look before the rename
             raise DivergentError("changed on disk while it was being adopted; nothing more was written",
                                  path=art.path)
+        hold(held)  # an exchange gives it the temp name: marked live until this run is done with it
+        stop_point("adopt-before-swap")
         exchanged = swap(temp, art.path)
     except BaseException:
         if held is not None:
@@ -536,24 +569,23 @@ def _adopt(art: Artifact) -> None:
         except OSError:
             pass
         raise
-    fsync_dir(art.path.parent)
-    # A save after the last look went into the file the rename replaced: the temp name now holds
-    # it (an exchange), or the descriptor kept open does. It must still be what was planned from.
     try:
+        fsync_dir(art.path.parent)
+        stop_point("adopt-swapped")
+        # A save after the last look went into the file the rename replaced: the temp name now holds
+        # it (an exchange), or the descriptor kept open does. It must still be what was planned from.
         replaced = _read_quietly(temp) if exchanged else _read_fd(held)
+        if replaced != plan.before:
+            _put_back(art.path, temp if exchanged else None, replaced, plan.after)
+            raise DivergentError("changed on disk while it was being adopted; it is left as the other writer "
+                                 "saved it; nothing more was written", path=art.path)
+        if exchanged:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
     finally:
         os.close(held)
-    if replaced != plan.before:
-        _put_back(art.path, temp if exchanged else None, replaced, plan.after)
-        raise DivergentError("changed on disk while it was being adopted; it is left as the other writer "
-                             "saved it; nothing more was written", path=art.path)
-    if exchanged:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-    if _read_regular(art.path) != plan.after:
-        raise DivergentError("changed on disk right after it was adopted", path=art.path)
 
 
 def _put_back(path: Path, swapped_out: str | None, theirs: bytes | None, ours: bytes) -> None:
@@ -566,10 +598,31 @@ def _put_back(path: Path, swapped_out: str | None, theirs: bytes | None, ours: b
     fsync_dir(path.parent)
     if _read_quietly(swapped_out) == ours:
         os.unlink(swapped_out)
-    else:  # saved again in that instant: keep what was in place then for the operator to compare
-        raise DivergentError(f"changed on disk while it was being adopted, twice; the file the adoption replaced "
-                             f"is back in place, and the one that was in place a moment later is kept as "
-                             f"{swapped_out}: compare the two", path=path)
+        return
+    # Saved again in that instant: keep what was in place then for the operator to compare, under a
+    # name of its own (a temp file's name would have it removed as a killed write's leftover).
+    kept = _keep_under_a_new_name(swapped_out, path.with_name(f"{path.name}.divergent-{utc_stamp()}"))
+    raise DivergentError(f"changed on disk while it was being adopted, twice; the file the adoption replaced "
+                         f"is back in place, and the one that was in place a moment later is kept as "
+                         f"{kept}: compare the two", path=path)
+
+
+def _keep_under_a_new_name(name: str, wanted: Path) -> Path:
+    """Give the file ``name`` the name ``wanted`` (or ``wanted.N``, the first one free, never over
+    anything); returns the name it now has."""
+    candidate, number = wanted, 1
+    while not link_new(name, candidate):
+        candidate, number = wanted.with_name(f"{wanted.name}.{number}"), number + 1
+    _unlink_if_there(name)
+    fsync_dir(wanted.parent)
+    return candidate
+
+
+def _unlink_if_there(name: str | Path) -> None:
+    try:
+        os.unlink(name)
+    except FileNotFoundError:
+        pass
 
 
 def _read_quietly(path: Path | str) -> bytes | None:

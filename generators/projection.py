@@ -124,7 +124,16 @@ def loads_jsonc(text: str):
         return json5.loads(text)
 
 
-def _decode(data: bytes, kind: str) -> str:
+# Byte-order marks a strict JSON or TOML reader refuses (JSONC's readers skip the UTF-8 one).
+_BOMS = ((b"\xef\xbb\xbf", "UTF-8"), (b"\xff\xfe\x00\x00", "UTF-32"), (b"\x00\x00\xfe\xff", "UTF-32"),
+         (b"\xff\xfe", "UTF-16"), (b"\xfe\xff", "UTF-16"))
+
+
+def _decode(data: bytes, kind: str, *, utf8_bom_ok: bool = False) -> str:
+    for bom, encoding in _BOMS:
+        if data.startswith(bom) and not (utf8_bom_ok and encoding == "UTF-8"):
+            raise InvalidOwnedFile(f"invalid {kind}: starts with a {encoding} byte-order mark, which {kind} "
+                                   "readers refuse; save it as UTF-8 without one")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -133,7 +142,7 @@ def _decode(data: bytes, kind: str) -> str:
 
 def json_object(data: bytes, loads) -> dict:
     """The top-level object of a JSON file, or InvalidOwnedFile."""
-    text = _decode(data, "JSON")
+    text = _decode(data, "JSON", utf8_bom_ok=loads is loads_jsonc)
     try:
         doc = loads(text)
     except (ValueError, RecursionError) as err:  # JSONDecodeError and json5's errors are ValueErrors

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from generators.manifest import Fleet, load_manifest
@@ -51,14 +52,18 @@ def make_fleet(directory: Path, extra: str = "", **kwargs) -> Fleet:
 
 
 def tree_bytes(root: Path) -> dict[str, tuple[bytes, int]]:
-    """Every file under ``root`` (symlinks as their target text): relative path → (bytes, mode)."""
+    """Every file under ``root`` (symlinks as their target text, FIFOs as their mode alone):
+    relative path → (bytes, mode)."""
     out = {}
     for dirpath, dirnames, filenames in os.walk(root):
         for name in filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]:
             path = Path(dirpath) / name
             rel = str(path.relative_to(root))
+            mode = path.lstat().st_mode
             if path.is_symlink():
                 out[rel] = (os.readlink(path).encode(), -1)
+            elif not stat.S_ISREG(mode):  # a FIFO or device: its kind, never a read that could block
+                out[rel] = (b"", mode)
             else:
-                out[rel] = (path.read_bytes(), path.stat().st_mode)
+                out[rel] = (path.read_bytes(), mode)
     return out

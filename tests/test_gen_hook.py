@@ -4,6 +4,7 @@ counter the curator uses and the wake-envelope script."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import stat
@@ -99,15 +100,26 @@ def test_contract_matrix_for_one_session(seat):
     assert sorted(p.name for p in seat.state.iterdir()) == [marker("s-1", "done")]
 
 
-@pytest.mark.parametrize("stdin", ["not json", "{", "[1, 2]", "\xff\xfe", '{"hook_event_name": "UserPromptSubmit"} x'])
-def test_garbage_stdin_is_silent_and_exit_zero(seat, stdin):
+GARBAGE = ["not json", "{", "[1, 2]", "\xff\xfe", '{"hook_event_name": "UserPromptSubmit"} x', ""]
+
+
+def complaint(result) -> str:
+    """The one stderr line the hook writes for stdin that is not a JSON object (exit 0, no stdout)."""
+    assert (result.returncode, result.stdout) == (0, b"")
+    lines = result.stderr.decode().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("identity-anchor hook: stdin ("), result.stderr
+    assert "not the JSON object the harness sends; nothing loaded" in lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("stdin", GARBAGE)
+def test_garbage_stdin_says_one_line_and_exits_zero(seat, stdin):
     result = seat.run(stdin.encode("latin-1"))
-    assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
+    complaint(result)
     assert not seat.state.exists() or not any(seat.state.glob("*.done"))
 
 
-def test_empty_stdin_and_other_events_are_silent(seat):
-    assert seat.run(b"").stdout == b""
+def test_other_events_are_silent(seat):
     for event in ("Stop", "SessionStart", "PreCompact", "Notification"):
         result = seat.event(event)
         assert (result.returncode, result.stdout) == (0, b"")
@@ -238,13 +250,17 @@ def test_claude_hook_is_stateless_every_boundary_prints_again(claude):
         ["memory", "MEMORY.md", "identity.md", "hooks", HOOK_SCRIPT])  # nothing written anywhere
 
 
-@pytest.mark.parametrize("stdin", ["not json", "{", "[1, 2]", "\xff\xfe", '{"hook_event_name": "SessionStart"} x',
-                                   "", '{"hook_event_name": "SessionStart"}',
+@pytest.mark.parametrize("stdin", ["not json", "{", "[1, 2]", "\xff\xfe", '{"hook_event_name": "SessionStart"} x', ""])
+def test_claude_garbage_says_one_line_and_exits_zero(claude, stdin):
+    complaint(claude.run(stdin.encode("latin-1")))
+
+
+@pytest.mark.parametrize("stdin", ['{"hook_event_name": "SessionStart"}',
                                    '{"hook_event_name": "SessionStart", "source": "bogus"}',
                                    '{"hook_event_name": "SessionStart", "source": ["startup"]}',
                                    '{"hook_event_name": "UserPromptSubmit", "session_id": "c-1"}',
                                    '{"hook_event_name": "PostCompact", "session_id": "c-1"}'])
-def test_claude_garbage_and_other_events_are_silent(claude, stdin):
+def test_claude_other_events_are_silent(claude, stdin):
     result = claude.run(stdin.encode("latin-1"))
     assert (result.returncode, result.stdout, result.stderr) == (0, b"", b"")
 
@@ -298,3 +314,22 @@ def test_wake_envelope_rejects_bad_ports_and_writes_nothing(wake_script, tmp_pat
                    "--project-id", "p", "--directory", "/r")
     assert result.returncode == 2 and b"port" in result.stderr
     assert not (tmp_path / "d").exists()
+
+
+def test_wake_envelope_removes_the_temp_files_killed_runs_left_and_no_other(wake_script, tmp_path):
+    directory = tmp_path / "d" / "opencode"
+    directory.mkdir(parents=True)
+    dead = directory / ".wake-envelope.json.0123abcd.seat-curator.tmp"  # nobody holds it: a killed run's
+    dead.write_text('{"port": 1')
+    live = directory / ".wake-envelope.json.89abcdef.seat-curator.tmp"  # a run still writing holds it
+    live.write_text('{"port": 2')
+    others = [".wake-envelope.json.abcd1234.tmp", ".other.json.0123abcd.seat-curator.tmp",
+              ".wake-envelope.json.0123ABCD.seat-curator.tmp"]
+    for name in others:
+        (directory / name).write_text("not ours to remove")
+    with open(live) as held:
+        fcntl.flock(held, fcntl.LOCK_SH)
+        result = _wake(wake_script, "--data-home", str(tmp_path / "d"), "--port", "4096", "--session-id", "s",
+                       "--project-id", "p", "--directory", "/r")
+    assert result.returncode == 0, result.stderr
+    assert sorted(p.name for p in directory.iterdir()) == sorted(others + [live.name, "wake-envelope.json"])

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from generators import hook_format
 from generators.scripts import identity_anchor_hook as hook
-from test_gen_hook import BOOT, Seat, _expected, marker
+from test_gen_hook import BOOT, ClaudeSeat, Seat, _expected, complaint, marker
 
 REFUSED = "<!-- {name}: not loaded: {why} -->\n"
 
@@ -20,6 +21,10 @@ REFUSED = "<!-- {name}: not loaded: {why} -->\n"
 @pytest.fixture
 def seat(tmp_path):
     return Seat(tmp_path)
+
+
+def _payload(sid="s-1", **extra) -> str:
+    return json.dumps({"hook_event_name": "UserPromptSubmit", "session_id": sid, "cwd": "/x", **extra})
 
 
 def _boot_with(seat: Seat, memory: bytes | str, identity_name: str = "identity.md") -> bytes:
@@ -191,3 +196,90 @@ def test_state_names_are_distinct_and_fit_a_file_name():
     assert len(set(names)) == len(ids)
     assert all(len((n + ".compacted").encode()) <= 255 and n.isalnum() and n.isascii() for n in names)
     assert [hook.state_name(i) for i in (None, "")] == [None, None]
+
+
+# ------------------------------------------------------------------------ hostile stdin
+
+
+@pytest.mark.parametrize("mark, codec", [(b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe", "utf-16-le"),
+                                         (b"\xfe\xff", "utf-16-be"), (b"\xff\xfe\x00\x00", "utf-32-le"),
+                                         (b"\x00\x00\xfe\xff", "utf-32-be")])
+def test_a_payload_with_a_byte_order_mark_still_boots(seat, mark, codec):
+    prompt = mark + _payload(prompt="héllo").encode(codec)
+    first = seat.run(prompt)
+    assert (first.returncode, first.stdout, first.stderr) == (0, _expected(seat, BOOT), b"")
+    again = seat.run(prompt)  # the session's state was kept under the same id
+    assert (again.stdout, again.stderr) == (b"", b"")
+    assert [p.name for p in seat.state.iterdir()] == [marker("s-1", "done")]
+
+
+def test_a_bom_before_whitespace_and_the_object_still_boots(seat):
+    result = seat.run(b"\xef\xbb\xbf\r\n  " + _payload().encode() + b"\n")
+    assert (result.stdout, result.stderr) == (_expected(seat, BOOT), b"")
+
+
+def test_claude_session_start_with_a_bom_prints_identity(tmp_path):
+    claude = ClaudeSeat(tmp_path)
+    plain = claude.session_start("startup")
+    payload = json.dumps({"session_id": "c-1", "hook_event_name": "SessionStart", "source": "startup"})
+    result = claude.run(b"\xef\xbb\xbf" + payload.encode())
+    assert (result.returncode, result.stdout, result.stderr) == (0, plain.stdout, b"")
+    assert result.stdout.startswith(b"<seat-memory-layer ")
+
+
+def test_bytes_that_are_not_utf8_inside_the_payload_still_boot(seat):
+    raw = _payload(prompt="PROMPT").encode().replace(b"PROMPT", b"caf\xe9 \xff\xfe")
+    result = seat.run(raw)
+    assert (result.returncode, result.stdout, result.stderr) == (0, _expected(seat, BOOT), b"")
+
+
+def test_session_ids_that_are_not_utf8_stay_apart(seat):
+    one, two = (_payload(sid="ID").encode().replace(b"ID", bad) for bad in (b"\xff", b"\xfe"))
+    assert seat.run(one).stdout == _expected(seat, BOOT)
+    assert seat.run(two).stdout == _expected(seat, BOOT)
+    assert seat.run(one).stdout == b"" and seat.run(two).stdout == b""
+    assert len(list(seat.state.iterdir())) == 2
+
+
+@pytest.mark.parametrize("stdin, what", [
+    (b"", "is empty"),
+    (b" \r\n\t", "is empty"),
+    (b"\xef\xbb\xbf", "is empty"),
+    (b"hello", "is not JSON (Expecting value: line 1 column 1 (char 0))"),
+    (b'{"hook_event_name": "UserPromptSubmit", "session_id": "s-1"', "is not JSON (Expecting ',' delimiter"),
+    (b'{"hook_event_name": "UserPromptSubmit"}{}', "is not JSON (extra data after the first value, char 39)"),
+    (b"[1, 2]", "is a JSON array"),
+    (b'"UserPromptSubmit"', "is a JSON string"),
+    (b"42", "is a JSON number"),
+    (b"null", "is JSON null"),
+    (b"true", "is a JSON boolean"),
+    pytest.param(b"[" * 100_000, "is not JSON (nested too deeply)", id="nested-100000-deep"),
+    (b"\xff\xfe" + "[1]".encode("utf-16-le"), "is a JSON array"),
+    (b"\x00\x01\x02\x03", "is not JSON (Expecting value"),
+])
+def test_stdin_that_is_not_a_json_object_is_named_on_one_stderr_line(seat, stdin, what):
+    result = seat.run(stdin)
+    line = complaint(result)
+    assert line.startswith(f"identity-anchor hook: stdin ({len(stdin)} bytes) {what}")
+    if stdin.strip(b" \r\n\t"):
+        assert f"(it began {stdin[:48]!r})" in line
+    assert not seat.state.exists()  # nothing was recorded: the next real prompt is the boot
+    assert seat.event("UserPromptSubmit").stdout == _expected(seat, BOOT)
+
+
+def test_a_closed_stdin_is_named_too(seat):
+    result = subprocess.run(seat.command + " <&-", shell=True, capture_output=True, timeout=30,
+                            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "KIMI_CODE_HOME": str(seat.home)})
+    assert complaint(result).startswith("identity-anchor hook: stdin (0 bytes) is unreadable (closed)")
+
+
+def test_a_payload_at_the_stdin_cap_boots_and_one_byte_more_is_refused_unread(seat):
+    empty = _payload(prompt="")
+    at_cap = empty.replace('"prompt": ""', '"prompt": "' + "x" * (hook.STDIN_CAP - len(empty)) + '"').encode()
+    assert len(at_cap) == hook.STDIN_CAP
+    result = seat.run(at_cap)
+    assert (result.stdout, result.stderr) == (_expected(seat, BOOT), b"")
+    over = at_cap.replace(b'"prompt": "', b'"prompt": "x', 1)
+    line = complaint(seat.run(over.replace(b'"s-1"', b'"s-2"')))
+    assert line.startswith(f"identity-anchor hook: stdin ({hook.STDIN_CAP + 1} bytes) is over {hook.STDIN_CAP} bytes")
+    assert not (seat.state / marker("s-2", "done")).exists()

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from curator.errors import CuratorError
-from curator.fsio import exclusive_create
+from curator.fsio import exclusive_create, remove_dead_temps
 from generators import composer
 from generators.errors import PreparationError
 from generators.manifest import example_manifest, load_manifest
@@ -59,6 +59,7 @@ def run_init_fleet(args) -> int:
                                path=ascii(str(root))) from None
     try:
         root.mkdir(parents=True, exist_ok=True)
+        remove_dead_temps(root, {DEFAULT_MANIFEST: content})  # a killed init's, holding these very bytes
         created = exclusive_create(target, content, mode=0o644)
     except OSError as err:
         raise PreparationError(f"cannot write the manifest: {err.strerror or err}", path=target) from None

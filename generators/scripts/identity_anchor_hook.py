@@ -8,8 +8,12 @@
 # Claude Code (HARNESS 'claude-code'): wired in settings.json as SessionStart (matcher
 # startup|resume|clear|compact). Every such event prints the boot files (identity.md: Claude Code
 # loads MEMORY.md natively); stateless. Other events print nothing.
-# Standalone and stdlib-only; any error is silent and exits 0 (fail-open), so a broken hook never
-# blocks a prompt.
+# Standalone and stdlib-only; it always exits 0 (fail-open), so a broken hook never blocks a prompt.
+# Stdin that is not the harness's JSON object (empty, not JSON, JSON but not an object, over
+# STDIN_CAP bytes, unreadable) gets one line on stderr naming what came, and nothing is injected.
+# A byte-order mark is skipped, as JSON readers commonly do (UTF-16/32 with a mark are decoded),
+# and bytes that are not UTF-8 are carried through, so an otherwise valid payload still boots.
+# Any other error (state that cannot be kept) is silent.
 #
 # Hostile files: a boot file is opened without following a symlink and without blocking, and is
 # read only if the open descriptor is a regular file, at most BYTE_CAP bytes. A refused file is
@@ -35,14 +39,35 @@ SEAT_HOME = '/path/to/seat'  # seat-curator:literal
 BOOT_FILES = ('MEMORY.md', 'identity.md')  # seat-curator:literal
 
 _SHORT_ID = 60  # ids up to this many UTF-8 bytes are named by their hex; longer ones by a sha256
+# A payload past this is refused unread: no harness sends one (a prompt this long fits no model).
+STDIN_CAP = 16 * 1024 * 1024
+# Byte-order marks, longest first (UTF-32-LE's begins like UTF-16-LE's).
+_BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+         (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
+
+
+class Unreadable(ValueError):
+    """Stdin is not the harness's JSON object; the message says what it is instead."""
+
+
+def _decode(raw):
+    """Stdin as text. Bytes that are not UTF-8 can only sit inside JSON strings (a prompt): they are
+    carried as lone surrogates, so the fields the hook reads still parse."""
+    if raw[:1] in (b"\xef", b"\xff", b"\xfe", b"\x00"):
+        for bom, codec in _BOMS:
+            if raw.startswith(bom):
+                return raw[len(bom):].decode(codec, "surrogateescape" if codec == "utf-8" else "replace")
+    return raw.decode("utf-8", "surrogateescape")
 
 
 def _parse(raw):
-    """JSON object from stdin. Uses the C scanner json itself uses, without importing json (and re):
-    this runs on every prompt, and importing json would double the hook's start-up time."""
-    text = raw.decode("utf-8").strip(" \t\r\n")
+    """JSON object from stdin, or Unreadable. Uses the C scanner json itself uses, without importing
+    json (and re): this runs on every prompt, and importing json would double the hook's start-up time."""
+    if len(raw) > STDIN_CAP:
+        raise Unreadable(f"over {STDIN_CAP} bytes")
+    text = _decode(raw).strip(" \t\r\n")
     if not text:
-        return {}
+        raise Unreadable("empty")
     try:
         import _json
     except ImportError:  # an interpreter without the accelerator: take the slow, equally correct road
@@ -61,11 +86,16 @@ def _parse(raw):
             def parse_constant(name):
                 return {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}[name]
 
-        value, end = _json.make_scanner(_Context())(text, 0)
+        try:
+            value, end = _json.make_scanner(_Context())(text, 0)
+        except Exception:  # the scanner says only where: json itself says what (off the silent path)
+            import json
+            value, end = json.loads(text), len(text)
         if end != len(text):
-            raise ValueError("trailing data")
+            raise Unreadable(f"not JSON (extra data after the first value, char {end})")
     if not isinstance(value, dict):
-        raise ValueError("not an object")
+        kinds = {list: "a JSON array", str: "a JSON string", bool: "a JSON boolean", type(None): "JSON null"}
+        raise Unreadable(kinds.get(type(value), "a JSON number"))
     return value
 
 
@@ -115,7 +145,14 @@ def state_name(sid):
 
 
 def main():
-    payload = _parse(sys.stdin.buffer.read())
+    raw = b""
+    try:
+        raw = sys.stdin.buffer.read(STDIN_CAP + 1)
+        payload = _parse(raw)
+    except Exception as err:  # stdin is not the harness's object: say what came (off the silent path)
+        _load_boundary()
+        complain(raw, err)
+        return
     if HARNESS == "kimi-code" and payload.get("hook_event_name") == "UserPromptSubmit":
         stem = state_name(payload.get("session_id"))
         if stem is not None:  # the silent path: every ordinary prompt ends here, zero bytes, two lstat calls
@@ -263,6 +300,26 @@ def _mark(name, dir_fd):
     except FileExistsError:
         if _kind(name, dir_fd) != _IFREG:
             raise
+
+
+def complain(raw, err):
+    """One line on stderr naming what came instead of the harness's JSON object."""
+    if isinstance(err, Unreadable):
+        what = str(err)
+    elif isinstance(err, RecursionError):
+        what = "not JSON (nested too deeply)"
+    elif isinstance(err, MemoryError):
+        what = "too large to parse"
+    elif isinstance(err, ValueError):  # json's own message: what is wrong, and where
+        what = f"not JSON ({err})"
+    elif isinstance(err, (OSError, AttributeError)):  # no stdin at all (None), or one that cannot be read
+        what = f"unreadable ({getattr(err, 'strerror', None) or 'closed'})"
+    else:
+        raise err
+    began = f" (it began {raw[:48]!r})" if raw else ""
+    sys.stderr.write(f"identity-anchor hook: stdin ({len(raw)} bytes) is {what}, not the JSON object the "
+                     f"harness sends; nothing loaded{began}\n")
+    sys.stderr.flush()
 
 
 def _print(output):

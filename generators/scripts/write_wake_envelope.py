@@ -4,14 +4,20 @@
 #
 # Run at server start: records where this seat's opencode server listens, so a wake-up can be routed
 # to the live session instead of a guessed one. Standalone and stdlib-only.
+# The temp file is named as the curator names its own (.wake-envelope.json.<8 hex>.seat-curator.tmp)
+# and flock'ed while this script writes it: a run killed before its rename leaves one nobody holds,
+# and the next run removes it (only that name, only an unheld one).
 """Write <data-home>/opencode/wake-envelope.json atomically, mode 0600."""
 
 import argparse
 import datetime
+import fcntl
 import json
 import os
+import secrets
 import sys
-import tempfile
+
+TEMP_SUFFIX = ".seat-curator.tmp"
 
 
 def port_number(text):
@@ -37,18 +43,54 @@ def envelope(args, environ):
     }
 
 
+def remove_dead_temps(directory, target):
+    """Remove the temp files killed runs left for ``target``: regular files of this naming that no
+    live process holds a lock on, and only while the name still names the file found unheld."""
+    prefix = "." + target + "."
+    for name in os.listdir(directory):
+        middle = name[len(prefix):-len(TEMP_SUFFIX)]
+        if not (name.startswith(prefix) and name.endswith(TEMP_SUFFIX) and len(middle) == 8
+                and all(c in "0123456789abcdef" for c in middle)):
+            continue
+        path = os.path.join(directory, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            found = os.fstat(fd)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # fails while its writer lives
+            now = os.lstat(path)
+            if (now.st_mode & 0o170000 == 0o100000
+                    and (now.st_dev, now.st_ino) == (found.st_dev, found.st_ino)):
+                os.unlink(path)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
 def write_atomically(path, data):
     """Temp file in the same directory, fsynced, mode 0600 before any byte lands, then renamed."""
     directory = os.path.dirname(path)
     os.makedirs(directory, mode=0o700, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".wake-envelope.", suffix=".tmp", dir=directory)
+    remove_dead_temps(directory, os.path.basename(path))
+    while True:
+        tmp = os.path.join(directory, f".{os.path.basename(path)}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except FileExistsError:
+            continue
+        fcntl.flock(fd, fcntl.LOCK_SH)  # held until this process ends: the file is live
+        if os.fstat(fd).st_nlink:  # else a cleaner took it between the create and the lock
+            break
+        os.close(fd)
     try:
-        os.fchmod(fd, 0o600)
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+            os.replace(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)
