@@ -229,10 +229,14 @@ async def test_q_closes_every_dialog_opened_from_the_editor_and_the_editor_gets_
             assert app.screen is index and isinstance(app.focused, IndexEditor), f"q after {keys}"
         highlight_entry(app, "Seat pointers")
         await pilot.press("space")  # mark both entries of Identity & seat: archiving them empties it
+        await settle(app, pilot)  # marked before the cursor moves on (the mark is the cursor's row)
         highlight_entry(app, "[Identity]")
         await pilot.press("space")
+        await settle(app, pilot)
         index.editor.focus()
-        await pilot.press("ctrl+p", *"archive")
+        await pilot.press("ctrl+p")
+        await settle(app, pilot)  # the palette (Textual's) takes keys once its search box has focus
+        await pilot.press(*"archive")
         await settle(app, pilot)
         await pilot.press("enter")
         await settle(app, pilot)
