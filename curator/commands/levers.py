@@ -186,6 +186,7 @@ def run_merge(args: argparse.Namespace) -> int:
 def run_archive(args: argparse.Namespace) -> int:
     _check_arguments(args)
     store, raw, index = _open(args)
+    archive.refuse_identity_lines(index, args.ids)  # what fit never archives, an id does not reach either
     change = archive.plan_archive(store.memory_dir, index, args.ids, today=args.date or date.today(),
                                   drop_empty_sections=args.drop_empty_section)
     return _apply(args, store, raw, change)

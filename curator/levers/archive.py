@@ -7,7 +7,10 @@ stamped ``· archived YYYY-MM-DD`` at the end of its first line, followed by whe
 the entries just before and after it in its section (``· after 1a2b3c · before 4d5e6f``). Restore
 removes the stamp and puts the entry back right after that earlier neighbour if it is still there,
 else right before the later one, else (and for stamps without the record) at the end of its section;
-a heading left empty in ARCHIVE.md goes too. Archiving every entry of a section reports the section
+a heading left empty in ARCHIVE.md goes too. Where beside a neighbour is not exactly where it sat
+(lines between them, a neighbour archived with it, separator lines its cut took) the stamp records
+the cut as well (``· cut G:H:AB``, see docs/entries.md), so restore puts back the very bytes at the
+very place. Archiving every entry of a section reports the section
 as emptied; asked to, it drops the heading as well and the stamp says so (``· heading dropped before
 <id of the next heading>``), so restore re-creates the heading where it stood.
 """
@@ -25,8 +28,10 @@ from rapidfuzz import fuzz, process, utils
 
 from curator.change import Change, digest
 from curator.errors import InputError
-from curator.index_model import BOM, Entry, HotIndex, Section, entry_id, parse_index
+from curator.index_model import BOM, LIST_MARKER, Entry, HotIndex, Section, entry_id, parse_index
+from curator.levers.merge import IDENTITY_SECTION
 from curator.levers.placement import (
+    END_OF_FILE,
     SPACED,
     Cut,
     kinds_around,
@@ -50,7 +55,8 @@ UNSECTIONED = "Unsectioned"  # archive heading for entries that sat above the in
 _ID = r"[0-9a-f]{6}(?:-\d+)?"
 STAMP = re.compile(  # (in a row: before the last pipe)
     rf" · archived (?P<day>\d{{4}}-\d{{2}}-\d{{2}})(?: · after (?P<after>{_ID}))?(?: · before (?P<before>{_ID}))?"
-    r"(?: · cut (?P<gap_after>\d+):(?P<gap_before>\d+):(?P<sep_above>[-b§])(?P<sep_below>[-b§]))?"
+    r"(?: · cut (?P<gap_after>\d+):(?P<gap_before>\d+):(?P<sep_above>[-b§]|x(?:[0-9A-F]{2})+)"
+    r"(?P<sep_below>[-b§$]|x(?:[0-9A-F]{2})+))?"
     rf"(?P<dropped> · heading dropped(?: before (?P<next_heading>{_ID}))?)?"
     r"(?=\s*\|?\r?\n?$)"
 )
@@ -145,6 +151,16 @@ def _insert_under(doc: HotIndex, heading: str, level: int, block: bytes) -> tupl
     return len(doc.raw), lead + title + nl + block
 
 
+def refuse_identity_lines(index: HotIndex, entry_ids) -> None:
+    """Refuse, naming the first one, entries that are the template's identity lines: the section
+    fit and merge leave alone (``IDENTITY_SECTION``) is never archived by id either. (The template's
+    header is a heading and a blockquote: no entry, so no id reaches it.)"""
+    for entry in entries_by_id(index, entry_ids):
+        if entry.section == IDENTITY_SECTION:
+            raise InputError(f"entry {entry.id} (line {entry.line}) is one of the template's identity lines "
+                             f"(section '{IDENTITY_SECTION}'): it is never archived", path=INDEX_NAME)
+
+
 def _neighbours(index: HotIndex) -> dict[str, tuple[str | None, str | None]]:
     """entry id -> (id of the entry before it, id of the entry after it) within its section."""
     out: dict[str, tuple[str | None, str | None]] = {}
@@ -224,6 +240,7 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
     levels = {s.heading: s.level for s in index.sections}
     moving: dict[str, list[Part]] = {}  # section -> the entries that go there
     cuts = {cut.entry.id: cut for cut in removal_cuts(index, [e for e in entries if e.section not in dropped])}
+    going = {e.id for e in entries}
     for entry in sorted(entries, key=lambda e: e.offset):
         entry_source(index, entry)  # refuses an entry with bytes that are not UTF-8
         start = entry_start(index, entry)  # the file's BOM stays with the file
@@ -233,7 +250,7 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
             cut = raw[:cut].rstrip().rfind(b"|")
             cut -= len(raw[:cut]) - len(raw[:cut].rstrip())
         after, before = neighbours.get(entry.id, (None, None))
-        stamp = _stamp(today, after, before, dropped.get(entry.section), _cut_record(index, cuts.get(entry.id), after, before))
+        stamp = _stamp(today, after, before, dropped.get(entry.section), _cut_record(index, cuts.get(entry.id), after, before, going))
         moved = move_bytes(raw[:cut] + stamp + raw[cut:], INDEX_NAME, ARCHIVE_NAME)
         moving.setdefault(entry.section, []).append(
             (_with_newline(moved, index.newline), table_head(index, entry), entry.kind))
@@ -267,23 +284,47 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
     )
 
 
-def _cut_record(index: HotIndex, cut: Cut | None, after: str | None, before: str | None) -> str:
+def _cut_record(index: HotIndex, cut: Cut | None, after: str | None, before: str | None,
+                going: Collection[str] = ()) -> str:
     """``gap_after:gap_before:AB`` for a paragraph or § block: the lines between the entry before it
-    and its cut, between its cut and the entry after it, and the separator lines the cut took above
-    and below it ('b' blank, '§', '-' none), so restore puts the same bytes back at the same place."""
+    (or its heading) and its cut, between its cut and the entry after it (or the end of its
+    section), and the separator lines the cut took above and below it ('b' blank, '§', '-' none,
+    ``x`` and hex for other bytes), so restore puts the same bytes back at the same place.
+    ``going``: the ids archived with it (a neighbour among them may not be back first)."""
     if cut is None:
         return ""
-    kinds = {index.entry(i).kind for i in (after, before) if i}
-    if cut.entry.kind not in SPACED and kinds <= {cut.entry.kind}:
-        return ""  # an item among items, a row among rows: beside its neighbour is where it was
     heading = _heading_end(index, cut.entry)
     if after:
         gap_after = lines_between(index, index.entry(after).end_offset, cut.start)
     else:  # it came first in its section: count from the heading (from the top, above every heading)
         top = len(BOM) if index.has_bom else 0  # the first line begins after the file's BOM
         gap_after = lines_between(index, heading if heading is not None else top, cut.start)
-    gap_before = lines_between(index, cut.end, entry_start(index, index.entry(before))) if before else 0
-    return f"{gap_after}:{gap_before}:{cut.above or '-'}{cut.below or '-'}"
+    later = entry_start(index, index.entry(before)) if before else _section_end(index, cut.entry.section)
+    gap_before = lines_between(index, cut.end, later) if later is not None else 0
+    kinds = {index.entry(i).kind for i in (after, before) if i}
+    alone = not (cut.above or cut.below) and not {after, before} & set(going)
+    if cut.entry.kind not in SPACED and kinds <= {cut.entry.kind} and alone:
+        # An item among items, a row among rows: right beside its neighbour (the only one: right
+        # under its heading) is where it was, unless lines (blank ones, a block) stood between
+        # them; then the place is recorded too.
+        if (after and gap_after == 0) or (not after and (gap_before if before else gap_after) == 0):
+            return ""
+    above, below = cut.marks(index.newline)
+    return f"{gap_after}:{gap_before}:{above}{below}"
+
+
+def _section_end(index: HotIndex, heading: str) -> int | None:
+    """The offset where section ``heading`` ends ('': the part above every heading), None if the
+    index has no such section."""
+    section = next((s for s in index.sections if s.heading == heading and (s.level > 0) == bool(heading)), None)
+    if section is None:
+        return None
+    return index.lines[section.end].offset if section.end < len(index.lines) else len(index.raw)
+
+
+def _newline_of(data: bytes) -> bytes:
+    """The line ending an entry's bytes end with (``\n`` if none)."""
+    return b"\r\n" if data.endswith(b"\r\n") else b"\n"
 
 
 def _heading_end(index: HotIndex, entry: Entry) -> int | None:
@@ -413,20 +454,52 @@ def _recorded_place(index: HotIndex, entry: Entry, found, restored: bytes, after
                     before: Entry | None) -> tuple[int, bytes] | None:
     """(offset, bytes) from a stamp that records its cut: the same separator lines, as many lines
     after the entry before it (or after its heading, if it came first) or before the entry after it."""
-    data = with_separators(index.newline, found.group("sep_above").strip("-"), found.group("sep_below").strip("-"),
-                           restored)
+    # An index left without a single line ending cannot say which one it writes; the archived
+    # entry, written with the index's, can.
+    newline = index.newline if b"\n" in index.raw else _newline_of(restored)
+    data = with_separators(newline, found.group("sep_above"), found.group("sep_below"), restored)
     heading = _heading_end(index, entry) if entry.section != UNSECTIONED else None
-    if after is not None:
-        at = skip_lines(index, after.end_offset, int(found.group("gap_after")))
+    after_end = after.end_offset if after is not None else _prose_end(index, found.group("after"))
+    if after_end is not None:
+        at = skip_lines(index, after_end, int(found.group("gap_after")))
     elif not found.group("after") and heading is not None:  # it came first in its section
         at = skip_lines(index, heading, int(found.group("gap_after")))
     elif not found.group("after") and entry.section == UNSECTIONED and index.section_named(UNSECTIONED) is None:
         at = skip_lines(index, len(BOM) if index.has_bom else 0, int(found.group("gap_after")))  # first on top
     elif before is not None:
         at = skip_lines(index, entry_start(index, before), int(found.group("gap_before")), back=True)
+    elif not found.group("before") and (end := _section_end(index, _index_heading(index, entry))) is not None:
+        at = skip_lines(index, end, int(found.group("gap_before")), back=True)  # it came last in its section
     else:
         return None
-    return at, placed(index, at, entry.kind, data, as_cut=True)
+    return at, placed(index, at, entry.kind, data, as_cut=True, ended_file=found.group("sep_below") == END_OF_FILE,
+                      newline=newline)
+
+
+def _index_heading(index: HotIndex, entry: Entry) -> str:
+    """The heading in MEMORY.md of an archived entry's section ('' for the part above every heading)."""
+    if entry.section == UNSECTIONED and index.section_named(UNSECTIONED) is None:
+        return ""
+    return entry.section
+
+
+def _prose_end(index: HotIndex, wanted: str | None) -> int | None:
+    """Where the paragraph ends that was the entry ``wanted`` and is prose now (the last ``§`` block
+    archived out of a preamble leaves the block before it as the file's header): None if none."""
+    if not wanted:
+        return None
+    base = wanted.split("-")[0]
+    for block in index.blocks:
+        if block.kind != "paragraph":
+            continue
+        lines = index.lines[block.start : block.end]
+        text = "\n".join(line.text for line in lines)
+        first = text.partition("\n")[0]
+        body = LIST_MARKER.sub("", first, count=1) + text[len(first):]
+        section = next((s.heading for s in index.sections if s.start <= block.start < s.end), "")
+        if entry_id(section, body, {}) == base:
+            return lines[-1].offset + len(lines[-1].raw)
+    return None
 
 
 def _old_heading_place(index: HotIndex, archive: HotIndex, entry: Entry, found, heading: str, level: int,
