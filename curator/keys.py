@@ -101,8 +101,10 @@ ACTIONS: tuple[Action, ...] = (
     # Offered only on a row that is a line of MEMORY.md (not the Archive or Load panels' rows).
     Action("panels.goto", "panels", "screen.goto_row", "Go to line in editor", "enter", rank=15,
            short="Go to line"),
+    # Priority (bound on the tables, so never while text has focus): focus is in the search box
+    # before the next key is routed, so "/ci" in one read searches for "ci".
     Action("panels.search_archive", "panels", "screen.search_archive", "Search archive", "slash",
-           key_display="/", rank=40),
+           key_display="/", priority=True, rank=40),
     # q goes back like esc; on the first screen (`tui DIR`, no fleet beneath) it quits: seat.quit.
     Action("panels.back", "panels", "screen.back",
            "Back to the fleet (with no fleet beneath: quit, asking about unsaved edits)", "escape,q,f",
@@ -119,7 +121,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("merge.merge", "merge", "screen.merge", "Merge", "m", rank=6),
     Action("trim.trim", "trim", "screen.trim", "Trim", "t", rank=6),
     Action("archive.restore", "archive", "screen.restore", "Restore", "r", rank=6),
-    Action("archive_search.back", "archive_search", "screen.leave_search", "Back to the list", "escape", rank=15),
+    Action("archive_search.back", "archive_search", "screen.leave_search", "Back to the list", "escape",
+           priority=True, rank=15),  # priority: the key behind esc goes to the list, not into the box
     # -- dialogs (no text field has focus where these letters are bound) -----------------------------
     Action("confirm.yes", "confirm", "answer(True)", "Apply", "y", rank=1),
     Action("confirm.no", "confirm", "answer(False)", "Cancel", "n,escape,q", key_display="n/esc", rank=2),
@@ -127,16 +130,20 @@ ACTIONS: tuple[Action, ...] = (
     Action("confirm.up", "confirm", "scroll_body(-1)", "Scroll up", "up,k", show=False, rank=71),
     Action("confirm.page_down", "confirm", "scroll_page(1)", "Page down", "pagedown", show=False, rank=72),
     Action("confirm.page_up", "confirm", "scroll_page(-1)", "Page up", "pageup", show=False, rank=73),
-    Action("merge_dialog.edit", "merge_dialog", "edit", "Edit the merged line", "e", rank=3),
+    # Priority, and not while the line has focus (there e is a letter): the line has focus before the
+    # next key is routed, so "e" + the new line in one read is typed into it, never run as y / n.
+    Action("merge_dialog.edit", "merge_dialog", "edit", "Edit the merged line", "e", priority=True, rank=3),
     Action("archive_dialog.drop_headings", "archive_dialog", "toggle_drop", "Also remove the emptied heading",
            "h", rank=3, short="Drop heading"),
-    Action("conflict.reload", "conflict", "choose('reload')", "Reload from disk", "r", rank=1),
-    Action("conflict.keep", "conflict", "choose('keep')", "Keep mine (overwrite)", "k", rank=2),
-    Action("conflict.diff", "conflict", "choose('diff')", "Show diff", "d", rank=3),
-    Action("conflict.cancel", "conflict", "choose(None)", "Cancel", "escape,q", key_display="esc", rank=4),
-    Action("unsaved.save", "unsaved", "choose('save')", "Save", "s,ctrl+s", key_display="s", rank=1),
-    Action("unsaved.discard", "unsaved", "choose('discard')", "Discard edits", "d", rank=2),
-    Action("unsaved.cancel", "unsaved", "choose(None)", "Cancel", "escape,c,q", key_display="esc", rank=3),
+    # The changed-on-disk and unsaved-edits questions have no text field: their keys are priority, so
+    # the answer is in before the next key is routed (esc, then esc again, goes on from the screen below).
+    Action("conflict.reload", "conflict", "choose('reload')", "Reload from disk", "r", priority=True, rank=1),
+    Action("conflict.keep", "conflict", "choose('keep')", "Keep mine (overwrite)", "k", priority=True, rank=2),
+    Action("conflict.diff", "conflict", "choose('diff')", "Show diff", "d", priority=True, rank=3),
+    Action("conflict.cancel", "conflict", "choose(None)", "Cancel", "escape,q", key_display="esc", priority=True, rank=4),
+    Action("unsaved.save", "unsaved", "choose('save')", "Save", "s,ctrl+s", key_display="s", priority=True, rank=1),
+    Action("unsaved.discard", "unsaved", "choose('discard')", "Discard edits", "d", priority=True, rank=2),
+    Action("unsaved.cancel", "unsaved", "choose(None)", "Cancel", "escape,c,q", key_display="esc", priority=True, rank=3),
     Action("text_dialog.close", "text_dialog", "close", "Close", "escape,q,enter", key_display="esc", rank=1),
     Action("help.close", "help", "close", "Close help", "escape,q,f1,question_mark", key_display="esc", rank=1),
     Action("line_prompt.cancel", "line_prompt", "cancel", "Cancel", "escape", rank=2),

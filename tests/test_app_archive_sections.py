@@ -36,7 +36,7 @@ async def open_archive_preview(app, pilot, needle: str):
     await settle(app, pilot)
     put_cursor_on(app, needle, focus=True)
     await pilot.press("a")
-    await pilot.pause()
+    await settle(app, pilot)
     return app.screen
 
 
@@ -69,7 +69,7 @@ async def test_panel_focused_h_removes_the_emptied_heading_in_the_same_undoable_
         app = pilot.app
         dialog = await open_archive_preview(app, pilot, "parser's hot path")
         await pilot.press("h")
-        await pilot.pause()
+        await settle(app, pilot)
         choice = dialog.query_one("#drop-headings", Checkbox)
         assert choice.value and "yes" in str(choice.label)
         assert f"-{HEADING}" in body_text(dialog)  # the diff shown is the plan applied
@@ -94,7 +94,7 @@ async def test_editor_focused_the_palette_archive_offers_the_heading_and_types_n
         put_cursor_on(app, "parser's hot path", focus=False)
         assert isinstance(app.focused, IndexEditor)
         await pilot.press("ctrl+p")
-        await pilot.pause()
+        await settle(app, pilot)  # the palette (Textual's) takes keys once its search box has focus
         assert isinstance(app.screen, CommandPalette)
         await pilot.press(*"archive")
         await settle(app, pilot)

@@ -110,28 +110,85 @@ def make_divergent(manifest: Path) -> Path:
     return path
 
 
+def unhandled(app) -> list:
+    """Nodes (the app, any screen on the stack or widget in one) with a message not yet handled: a key
+    still travelling from the focused widget up to its binding, a callback (``call_later``, a focus
+    move), the screen's after-refresh callbacks. A key takes one queue per DOM level on its way, and
+    Pilot's own wait (an idle process) can end before it arrives on a loaded machine."""
+    nodes = [app, *(node for screen in app.screen_stack for node in screen.walk_children(with_self=True))]
+    busy = [node for node in nodes
+            if not node._message_queue.empty() or node._pending_message is not None or node._next_callbacks]
+    return busy + ([app.screen] if app.screen._callbacks else [])  # a screen below runs them when shown again
+
+
 async def settle(app, pilot) -> None:
-    """Wait until the app says it is idle: workers (analysis, plans) finished, and every screen that
-    can tell (``is_settled``: panels mounted, the analysis shown is that of the editor's text, no
-    debounce pending) says so. Waits on the app's state, never on a fixed time; the deadline only
-    turns a hang into a readable failure."""
+    """Wait until the app says it is idle: every message handled (``unhandled``), workers (analysis,
+    plans) and animations finished, and every screen that can tell (``is_settled``: panels mounted, the analysis
+    shown is that of the editor's text, no debounce pending) says so. Waits on the app's state, never
+    on a fixed time; the deadline only turns a hang into a readable failure."""
     import time
 
     deadline = time.monotonic() + 60
     while True:
         await pilot.pause()
         await app.workers.wait_for_complete()
+        await app.animator.wait_until_complete()  # a scroll the last key started
         await pilot.pause()
-        if all(getattr(screen, "is_settled", lambda: True)() for screen in app.screen_stack):
+        busy = unhandled(app)
+        if not busy and all(getattr(screen, "is_settled", lambda: True)() for screen in app.screen_stack):
             return
         if time.monotonic() > deadline:
-            raise AssertionError(f"the app never settled: {app.screen_stack}")
+            raise AssertionError(f"the app never settled: {app.screen_stack}, messages pending in {busy[:5]}")
         await pilot.pause(0.02)  # a debounce timer is pending: let it fire
+
+
+def key_event(key: str):
+    """The Key event Pilot.press sends for ``key`` (a name such as "f2", "slash", or one character)."""
+    import unicodedata
+
+    from textual import events
+    from textual.keys import REPLACED_KEYS, _character_to_key, _get_unicode_name_from_key
+
+    if len(key) == 1 and not key.isalnum():
+        key = _character_to_key(key)
+    try:
+        char = unicodedata.lookup(_get_unicode_name_from_key(REPLACED_KEYS.get(key, key)))
+    except KeyError:
+        char = key if len(key) == 1 else None
+    return events.Key(key, char)
+
+
+async def press_in_one_read(app, pilot, *keys: str) -> None:
+    """Deliver ``keys`` as a terminal does in one read (tmux send-keys, or keys typed ahead while the
+    app is busy): all are queued before the app handles the first. Pilot.press waits for an idle
+    process between keys, and on a loaded machine that wait can end early, so this is what its keys
+    may meet there, made certain. Then settle."""
+    for key in keys:
+        app.post_message(key_event(key))
+    await settle(app, pilot)
+
+
+async def no_idle_wait(min_sleep: float = 0, max_sleep: float = 1) -> None:
+    """Pilot's idle check as a loaded machine can meet it: over before the app has run (one turn of
+    the event loop). Its ``press`` then sends the next key before the last is handled."""
+    import asyncio
+
+    await asyncio.sleep(0)
 
 
 @pytest.fixture(autouse=True)
 def app_env(monkeypatch, tmp_path):
-    """Render like a default terminal; keep the store's journal inside tmp_path."""
+    """Render like a default terminal; keep the store's journal inside tmp_path. With
+    SEAT_CURATOR_TEST_NO_IDLE=1, Pilot never waits for an idle process (``no_idle_wait``): the
+    timing of a loaded CI machine at its worst, every time."""
+    import os
+
+    if os.environ.get("SEAT_CURATOR_TEST_NO_IDLE") == "1":
+        import textual.app
+        import textual.pilot
+
+        monkeypatch.setattr(textual.app, "wait_for_idle", no_idle_wait)
+        monkeypatch.setattr(textual.pilot, "wait_for_idle", no_idle_wait)
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("TEXTUAL_THEME", raising=False)
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))

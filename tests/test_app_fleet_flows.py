@@ -243,11 +243,13 @@ async def test_preview_at_80x24_keeps_apply_cancel_and_their_keys_in_view_and_sc
         pane = preview.query_one("#preview-diff")
         assert "diff of" in pane.border_title
         await pilot.press("tab")  # from the file list into the diff
+        await settle(app, pilot)
         assert app.focused is pane
         await pilot.press("pagedown")
+        await settle(app, pilot)
         assert pane.scroll_y > 0
         await pilot.press("end")
-        await pilot.pause()
+        await settle(app, pilot)
         assert pane.scroll_y == pane.max_scroll_y > 0
         assert "print('hand edit 199')" in str(preview.query_one("#preview-diff-text").render())
         short = pane.size.height

@@ -98,7 +98,7 @@ async def test_merge_lever_previews_applies_and_keeps_every_pointer(tmp_path):
         await pilot.press("f2", "2")  # leave the editor, Merge panel
         assert app.screen.query_one(MergeTable).candidates, "the fixture has two near-duplicate CI rules"
         await pilot.press("m")
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, ConfirmDialog)
         assert (seat / "MEMORY.md").read_bytes() == before  # preview writes nothing
         await pilot.press("y")
@@ -139,7 +139,9 @@ async def test_cancelled_lever_writes_nothing(tmp_path):
     before = (seat / "MEMORY.md").read_bytes()
     async with running(CuratorApp(seat)) as (app, pilot):
         select_entry(app.screen, "Never force-push")
-        await pilot.press("a", "n")
+        await pilot.press("a")
+        await settle(app, pilot)  # the preview is on screen before it is answered
+        await pilot.press("n")
         await settle(app, pilot)
     assert (seat / "MEMORY.md").read_bytes() == before
     assert not (seat / "ARCHIVE.md").exists()
@@ -151,7 +153,9 @@ async def test_trim_split_moves_the_tail_to_the_detail_file(tmp_path):
         await pilot.press("f2", "3")
         suggestion = app.screen.query_one(TrimTable).suggestions[0]
         assert suggestion.kind == "split"
-        await pilot.press("t", "y")
+        await pilot.press("t")
+        await settle(app, pilot)  # the preview is on screen before it is answered
+        await pilot.press("y")
         await settle(app, pilot)
     index = (seat / "MEMORY.md").read_text()
     assert "cut the run time by a third" not in index
@@ -165,7 +169,7 @@ async def test_save_conflict_never_overwrites_and_offers_the_choice(tmp_path):
         theirs = b"# written by the agent meanwhile\n"
         (seat / "MEMORY.md").write_bytes(theirs)
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, ConflictDialog)
         assert (seat / "MEMORY.md").read_bytes() == theirs
         await pilot.press("d")  # show diff, then back to the choice
@@ -391,7 +395,9 @@ async def test_restoring_an_entry_already_back_in_memory_md_warns_in_the_preview
     seat = write_seat(tmp_path / "memory")
     async with running(CuratorApp(seat)) as (app, pilot):
         select_entry(app.screen, "Never force-push")
-        await pilot.press("a", "y")
+        await pilot.press("a")
+        await settle(app, pilot)  # the preview is on screen before it is answered
+        await pilot.press("y")
         await settle(app, pilot)
     archived_line = next(line for line in (seat / "ARCHIVE.md").read_text("utf-8").splitlines()
                          if "Never force-push" in line)
@@ -406,7 +412,7 @@ async def test_restoring_an_entry_already_back_in_memory_md_warns_in_the_preview
         table.focus()
         table.move_cursor(row=0)
         await pilot.press("r")
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, ConfirmDialog)
         body = str(app.screen.query_one("#confirm-body").render())
         assert "already in MEMORY.md" in body and "second copy" in body

@@ -206,7 +206,9 @@ async def test_ctrl_q_with_an_unsaved_edit_asks_and_cancel_keeps_the_text(tmp_pa
         await pilot.pause()
         assert isinstance(app.screen, IndexScreen) and app.screen.editor.text.startswith("x")
         assert app.is_running
-        await pilot.press("ctrl+q", "d")  # discard: quits, the file as it was
+        await pilot.press("ctrl+q")
+        await settle(app, pilot)  # the question is on screen before it is answered
+        await pilot.press("d")  # discard: quits, the file as it was
         await pilot.pause()
     assert (seat / "MEMORY.md").read_bytes() == before
 
@@ -231,10 +233,10 @@ async def test_back_to_the_fleet_and_reload_ask_about_unsaved_edits(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("x", "ctrl+r")
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, UnsavedDialog)
         await pilot.press("escape", "escape", "escape")  # cancel; editor → panels; panels → back?
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, UnsavedDialog)  # leaving for the fleet asks too
         await pilot.press("d")
         await settle(app, pilot)
@@ -254,7 +256,9 @@ async def test_memory_md_vanishing_never_crashes_and_a_save_recreates_it(tmp_pat
         await pilot.pause()
         assert "is gone from disk" in str(app.screen.query_one("#status").render())
         assert "is gone from disk" in notes(app)
-        await pilot.press("ctrl+r", "d")  # reload, discarding: nothing to read, the editor keeps a text
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)  # the question is on screen before it is answered
+        await pilot.press("d")  # reload, discarding: nothing to read, the editor keeps a text
         await settle(app, pilot)
         assert isinstance(app.screen, IndexScreen) and app.is_running
         assert "no such file" in str(app.screen.query_one("#status").render())
@@ -320,7 +324,9 @@ async def test_editor_undo_cannot_bring_back_what_a_lever_moved(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         highlight_entry(app, "Never force-push")
-        await pilot.press("a", "y")
+        await pilot.press("a")
+        await settle(app, pilot)  # the preview is on screen before it is answered
+        await pilot.press("y")
         await settle(app, pilot)
         after_lever = app.screen.editor.text
         assert "Never force-push" not in after_lever
@@ -340,7 +346,9 @@ async def test_saving_an_entry_that_is_also_archived_warns(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         entry = highlight_entry(app, "Never force-push")
-        await pilot.press("a", "y")
+        await pilot.press("a")
+        await settle(app, pilot)  # the preview is on screen before it is answered
+        await pilot.press("y")
         await settle(app, pilot)
         app.clear_notifications()
         editor = app.screen.editor
@@ -405,23 +413,23 @@ async def test_clicks_on_tabs_rows_and_buttons(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.click("#--content-tab-merge")
-        await pilot.pause()
+        await settle(app, pilot)
         assert app.screen.query_one(TabbedContent).active == "merge"
         await pilot.click("#--content-tab-entries")
-        await pilot.pause()
+        await settle(app, pilot)
         table = app.screen.query_one(EntriesTable)
         await pilot.click(table, offset=(10, 3))  # the third entry row (header, then rows)
-        await pilot.pause()
+        await settle(app, pilot)
         assert table.cursor_row == 2
         await pilot.press("a")
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.click("#no")
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, IndexScreen)
         assert (seat / "MEMORY.md").read_bytes() == before
         await pilot.press("a")
-        await pilot.pause()
+        await settle(app, pilot)
         await pilot.click("#yes")
         await settle(app, pilot)
     assert (seat / "MEMORY.md").read_bytes() != before and (seat / "ARCHIVE.md").exists()
@@ -498,10 +506,10 @@ async def test_the_unsaved_mark_follows_typing_undo_and_save_keeps_the_cursor(tm
         await settle(app, pilot)
         title = app.screen.query_one("#seat-title")
         await pilot.press("down", "down", "x")
-        await pilot.pause()
+        await settle(app, pilot)
         assert str(title.render()).startswith("● unsaved")
         await pilot.press("ctrl+z")  # the editor's own undo: no edit() call, still measured
-        await pilot.pause()
+        await settle(app, pilot)
         assert not str(title.render()).startswith("● unsaved") and not app.screen.dirty
         await pilot.press("y", "ctrl+s")
         await settle(app, pilot)

@@ -23,7 +23,7 @@ def seat_and_app(tmp_path):
 async def open_merge_preview(app, pilot) -> MergeDialog:
     await settle(app, pilot)
     await pilot.press("f2", "2", "m")  # leave the editor, Merge panel, merge the top candidate
-    await pilot.pause()
+    await settle(app, pilot)
     assert isinstance(app.screen, MergeDialog)
     return app.screen
 

@@ -230,8 +230,11 @@ async def test_q_closes_every_dialog_opened_from_the_editor_and_the_editor_gets_
         for entry in ("Never force-push", "Run the full", "Always run", "Keep `[brackets]`"):
             highlight_entry(app, entry)  # mark the four Hard rules: archiving them empties the section
             await pilot.press("space")
+            await settle(app, pilot)  # marked before the cursor moves on (the mark is the cursor's row)
         index.editor.focus()
-        await pilot.press("ctrl+p", *"archive")
+        await pilot.press("ctrl+p")
+        await settle(app, pilot)  # the palette (Textual's) takes keys once its search box has focus
+        await pilot.press(*"archive")
         await settle(app, pilot)
         await pilot.press("enter")
         await settle(app, pilot)

@@ -59,20 +59,28 @@ class ArchiveDialog(ConfirmDialog):
                         else f"Remove the {what} too (h): no — {stays}")
 
     def action_toggle_drop(self) -> None:
-        self.query_one("#drop-headings", Checkbox).toggle()
+        self.show_drop(not self.drop)
 
     @on(Checkbox.Changed, "#drop-headings")
     def drop_changed(self, event: Checkbox.Changed) -> None:
+        if event.value != self.drop:  # a click on the box
+            self.show_drop(event.value)
+
+    def show_drop(self, drop: bool) -> None:
+        """Plan with or without the emptied headings and show it at once, the box ticked to match: a
+        y right behind h applies the plan h asked for (the box's own Changed message would come
+        after the y)."""
         try:
-            change = self.plan(event.value)
+            change = self.plan(drop)
         except CuratorError as err:  # the preview stays the plan it shows
             self.app.notify(str(err), title="Cannot re-plan", severity="error", markup=False)
-            with event.checkbox.prevent(Checkbox.Changed):
-                event.checkbox.value = self.drop
-            return
-        self.drop, self.change = event.value, change
-        event.checkbox.label = self.choice_label(self.drop)
-        self.query_one("#confirm-body", Static).update(self.describe(change))
+        else:
+            self.drop, self.change = drop, change
+            self.query_one("#confirm-body", Static).update(self.describe(change))
+        box = self.query_one("#drop-headings", Checkbox)
+        with box.prevent(Checkbox.Changed):
+            box.value = self.drop
+        box.label = self.choice_label(self.drop)
 
     def outcome(self) -> str:
         """What became of the emptied headings, for the status line after applying."""

@@ -17,6 +17,13 @@ from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import diff_content, verbatim
 
 
+def answers_once_shown(dialog: ModalScreen) -> bool | None:
+    """A dialog's keys work once it is mounted (on screen). A key typed ahead of it, in the same read
+    as the key that opened it, is not an answer to a question nobody has seen yet: it never applies a
+    preview or discards edits unseen (and a dialog dismissed before it mounted broke its on_mount)."""
+    return True if dialog.is_mounted else None
+
+
 class ConfirmDialog(ModalScreen[bool]):
     """Ask before an action that writes: returns True only on an explicit yes. The preview fills the
     terminal and scrolls with the keyboard (↑↓ j k, PgUp PgDn) while Apply/Cancel stay in view."""
@@ -46,6 +53,9 @@ class ConfirmDialog(ModalScreen[bool]):
     def compose_above_body(self) -> ComposeResult:
         """Widgets between the title and the body (none here; a subclass adds its own)."""
         return iter(())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return answers_once_shown(self)
 
     def on_mount(self) -> None:
         self.query_one("#yes", Button).focus()
@@ -82,6 +92,9 @@ class ChoiceDialog(ModalScreen[str | None]):
                 for choice_id, label, variant in self.choices:
                     yield Button(label, id=choice_id, variant=variant)
         yield KeysFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return answers_once_shown(self)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         self.dismiss(None if event.button.id == "cancel" else event.button.id)

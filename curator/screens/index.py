@@ -476,7 +476,14 @@ class IndexScreen(Screen):
 
     def action_reload(self) -> None:
         if self.store is not None:
-            self.confirm_leaving("reload MEMORY.md from disk", self.reload)
+            self.after_typed_keys(lambda: self.confirm_leaving("reload MEMORY.md from disk", self.reload))
+
+    def after_typed_keys(self, then) -> None:
+        """Run ``then`` once the editor has handled the keys already sent to it. ctrl+s and ctrl+r are
+        priority keys, run as they arrive: a letter typed just before them (one read, or typed ahead
+        while the app is busy) may still wait in the editor's queue, and the save would miss it or
+        the reload would not ask about it."""
+        self.editor.call_later(then)
 
     def reload(self) -> None:
         self.store.reload()  # the disk version is the new baseline
@@ -489,6 +496,9 @@ class IndexScreen(Screen):
 
     # == saving and conflicts =====================================================================
     def action_save(self) -> None:
+        self.after_typed_keys(self.save_now)
+
+    def save_now(self) -> None:
         if self.store is None:
             self.app.notify("No seat is open; nothing to save.", severity="error")
         elif not self.dirty and self.disk_signature() != "gone":
@@ -645,11 +655,14 @@ class IndexScreen(Screen):
         self.app.preview_for(self.resident_id, self.memory_dir)
 
     # == navigation: panels, details, the editor's places =========================================
+    # Keys that move focus between text and the panels are priority keys (run as they arrive) and move
+    # it at once (Widget.focus() defers it behind keys already queued): keys the terminal sent right
+    # behind them (one read, or typed ahead while the app is busy) then go where the user meant.
     def action_switch_pane(self) -> None:
         if self.editor.has_focus:
             self.action_focus_panels()
         else:
-            self.editor.focus()
+            self.set_focus(self.editor)
 
     def action_focus_panels(self) -> None:
         self.panels.focus_active()
@@ -660,10 +673,10 @@ class IndexScreen(Screen):
 
     def action_search_archive(self) -> None:
         self.panels.active = "archive"
-        self.query_one("#archive-search").focus()
+        self.set_focus(self.query_one("#archive-search"))
 
     def action_leave_search(self) -> None:
-        self.query_one("#archive-table").focus()
+        self.set_focus(self.query_one("#archive-table"))
 
     def action_goto_row(self) -> None:
         """Enter on a panel row: the editor shows that entry's line with its link selected."""

@@ -64,9 +64,18 @@ class MergeDialog(ConfirmDialog):
                               "the list marker is kept:"), classes="merge-hint")
         yield TextInput(self.default_line, id="merge-text", select_on_focus=False)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """e is a priority key (curator/keys.py) but, in the line itself, a letter: it types there."""
+        if not super().check_action(action, parameters):
+            return None  # not on screen yet
+        if action == "edit":
+            fields = self.query("#merge-text")
+            return bool(fields) and not fields.first().has_focus
+        return True
+
     def action_edit(self) -> None:
         field = self.query_one("#merge-text", Input)
-        field.focus()
+        self.set_focus(field)  # at once: the keys typed right behind e go into the line
         field.cursor_position = len(field.value)
 
     # -- re-planning ---------------------------------------------------------------------------

@@ -51,4 +51,5 @@ class IndexPanels(TabbedContent):
         return tables.first() if tables else None
 
     def focus_active(self) -> None:
-        (self.active_table() or self).focus()
+        """Focus the active panel's table at once (not deferred): see IndexScreen's navigation keys."""
+        self.screen.set_focus(self.active_table() or self)

@@ -6,6 +6,9 @@ Here it is what the user did: Esc, then the key. Esc runs first (it leaves the f
 there); the key is sent on once Esc's focus change has happened, to whatever has focus then. If focus
 is still in text (Esc closed a dialog and the editor has focus again) the key is dropped, never typed.
 
+The field's own keys (backspace, arrows, ctrl+u, enter) also run in the order they came, with the
+letters between them: see ``own_binding_now``.
+
 No Input import here: the editor uses this, and the first frame loads no Input (see text_input.py).
 """
 
@@ -28,6 +31,7 @@ class EscThenKey:
     async def _on_key(self, event: events.Key) -> None:
         key = alt_typed(event)
         if key is None:
+            await self.own_binding_now(event)
             return
         event.stop()
         event.prevent_default()  # the text widget's own _on_key (the typing) is not run
@@ -44,3 +48,19 @@ class EscThenKey:
                 app.simulate_key(key)
 
         app.call_later(then_the_key)
+
+    async def own_binding_now(self, event: events.Key) -> None:
+        """A key bound on the text widget itself (backspace, arrows, ctrl+u, enter…) runs as it
+        arrives, in order with the letters around it. Textual runs such a binding only once the key
+        has bubbled up to the app, and a letter that came right behind it (one read, or typed ahead
+        while the app is busy) is typed first: "ctrl+u abc" cleared the abc, "down x" typed x a line
+        too high."""
+        if event.is_printable:
+            return
+        own = next((bindings for node, bindings in self.screen._binding_chain if node is self), None)
+        for binding in own.key_to_bindings.get(event.key, ()) if own is not None else ():
+            if not binding.priority and await self.app.run_action(binding.action, self):
+                event.stop()
+                event.prevent_default()  # the widget's own _on_key does not handle it again
+                return
+
