@@ -107,8 +107,8 @@ async def check_footer_key(app, pilot, key: FooterKey, focus: str) -> str:
         screen.query_one(EntriesTable).sort_by = "line"
     elif action == "screen.merge":
         assert isinstance(app.screen, MergeDialog) or "Mark two or more" in notes(app)
-    elif action == "screen.archive":
-        assert isinstance(app.screen, ConfirmDialog)
+    elif action == "screen.archive":  # the preview, or (on an identity line) why it is never archived
+        assert isinstance(app.screen, ConfirmDialog) or "never archived" in notes(app)
     elif action == "screen.trim":
         assert isinstance(app.screen, ConfirmDialog) or "Pick a suggestion" in notes(app)
     elif action == "screen.restore":
@@ -266,6 +266,9 @@ async def test_memory_md_vanishing_never_crashes_and_a_save_recreates_it(tmp_pat
         await pilot.press("ctrl+s")
         await settle(app, pilot)
         assert (seat / "MEMORY.md").read_text() == text
+        from test_app_archive_sections import put_cursor_on  # (that module imports this one)
+
+        put_cursor_on(app, "Never force-push", focus=False)  # not an identity line: those are never archived
         await pilot.press("f2", "a")  # a lever on the recreated file works
         await pilot.pause()
         assert isinstance(app.screen, ConfirmDialog)

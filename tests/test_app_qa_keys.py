@@ -11,6 +11,7 @@ from curator.screens.dialogs import ConfirmDialog
 from curator.screens.fleet import FleetScreen
 from curator.screens.preview import PreviewScreen
 from curator.widgets.panel_table import PanelTable
+from test_app_archive_sections import put_cursor_on
 from test_app_fixtures import app_env, settle, write_fleet, write_seat  # noqa: F401
 from test_app_keymodel import SIZE, footer_keys, notes
 
@@ -36,6 +37,7 @@ async def test_esc_then_a_in_one_read_never_types_into_the_editor(tmp_path):
         editor = app.screen.editor
         text = editor.text
         assert app.focused is editor
+        put_cursor_on(app, "Never force-push", focus=False)  # not an identity line: those are never archived
         await terminal_bytes(app, pilot, "\x1ba")
         assert editor.text == text
         # Esc left the editor for the panels, then `a` archived the highlighted entry (its preview).
