@@ -156,6 +156,9 @@ def to_json(analysis: Analysis) -> dict:
                         for e in pointers.escapes],
             "unreadable": [{"file": u.file, "message": u.message} for u in pointers.unreadable],
             "unwritten": [{"file": u.file, "line": u.line, "target": u.target} for u in pointers.unwritten],
+            "outside": [{"file": o.file, "line": o.line, "target": o.target, "path": o.path} for o in pointers.outside],
+            "named_only": list(pointers.named_only),
+            "unlinked_archive": pointers.unlinked_archive,
         },
     }
 
@@ -242,6 +245,13 @@ def print_report(analysis: Analysis, console: Console) -> None:
         names = ", ".join(dict.fromkeys(f"[[{u.target}]]" for u in pointers.unwritten))
         console.print(Text(f"Unwritten memories ({len(pointers.unwritten)} wikilink(s) naming no file yet, "
                            f"not a problem): {names}", style="dim"))
+    if pointers.outside:  # information: the link leaves the memory dir but lands in the same repository
+        where = ", ".join(dict.fromkeys(o.target for o in pointers.outside))
+        console.print(Text(f"Links out of the memory dir into this repository ({len(pointers.outside)}, "
+                           f"not a problem): {where}", style="dim"))
+    if pointers.named_only:  # information: a bare name reaches the file, a link would let tools follow it
+        console.print(Text(f"Reached by bare file name only ({len(pointers.named_only)}, not a problem): "
+                           + ", ".join(pointers.named_only), style="dim"))
     if not pointers.problem_count:
         console.print(Text(f"Pointers: {len(pointers.files)} markdown file(s), no problems.", style="green"))
         return
@@ -249,6 +259,9 @@ def print_report(analysis: Analysis, console: Console) -> None:
     rows = [(f"{d.file}:{d.line}", d.target, d.reason, d.suggestion or "") for d in pointers.dangling]
     rows += [(f"{e.file}:{e.line}", e.target, e.reason, "") for e in pointers.escapes]
     rows += [(orphan, "", "orphan: nothing reachable links here", "") for orphan in pointers.orphans]
+    if pointers.unlinked_archive:
+        rows.append((pointers.unlinked_archive, "", "unlinked archive: nothing reachable from MEMORY.md links or "
+                     "names it, so its entries are out of the agent's reach", ""))
     rows += [(u.file, "", f"unreadable: {u.message}", "") for u in pointers.unreadable]
     if not console.is_terminal:  # `file:line: target: problem`, the shape editors and CI logs link
         console.print(f"{title}:")
