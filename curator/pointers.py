@@ -51,6 +51,7 @@ from pathlib import Path
 from rapidfuzz import fuzz, process, utils
 
 from curator import markdown
+from curator.bounds import refuse_past
 from curator.errors import CuratorError
 from curator.frontmatter import NONE, FrontMatter, front_matter_text, parse_front_matter
 from curator.fsio import read_bytes
@@ -523,8 +524,9 @@ class WikiNames:
         forms = self.squashed.get(_squashed(name), {})
         if len(forms) != 1:
             return None
-        ((_target, written),) = forms.items()
-        return written  # a name the file answers to, exactly: the fix resolves
+        ((target, written),) = forms.items()
+        # Its declared name as written (it may hold spaces: "A — B"), else the usual spelling.
+        return written if written == self.declared.get(target) else self.spelling[target]
 
 
 def _relative_to(source: str, target: str) -> str:
@@ -616,6 +618,7 @@ def check_pointers(
                 docs[name] = _from_content(name, overrides[name] or b"")
             else:
                 info = tree.files[name]
+                refuse_past(info.st_size, name, "the pointer check")
                 docs[name] = _from_disk(name, memory_dir / name, info.st_size, info.st_mtime_ns)
         except CuratorError as err:
             report.unreadable.append(Unreadable(name, err.message))
