@@ -32,6 +32,7 @@ BAR_WIDTH = 40
 LOST_SHOWN = 15  # per profile in the human report; --json has them all
 ZONE_STYLE = {"ok": "green", "over-target": "yellow", "over-limit": "bold red"}
 EXIT_INTERRUPTED = 4
+PRETTY_ENTRIES = 5_000  # --json is indented up to this many entries, one line past it
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -76,7 +77,10 @@ def run(args: argparse.Namespace) -> int:
         data = to_json(analysis)
         data["exit_code"] = code
         data["interrupted_change"] = state.interrupted.to_json() if state.interrupted else None
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        # Indented for people; on one line past PRETTY_ENTRIES, where the pure-Python indenting
+        # encoder costs more than the analysis itself.
+        indent = 2 if len(analysis.index.entries) <= PRETTY_ENTRIES else None
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=indent) + "\n")
     else:
         console = PipeConsole(highlight=False)
         # In a pipe (pre-commit, CI logs) nothing may depend on a width nobody chose: no wrapping,

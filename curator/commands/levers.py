@@ -13,6 +13,7 @@ import sys
 from datetime import date
 from pathlib import Path
 
+from curator.bounds import refuse_large_file
 from curator.change import Change
 from curator.errors import CuratorError, InputError
 from curator.index_model import parse_index
@@ -111,7 +112,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
             raise CuratorError(f"--text is not valid UTF-8 (character {err.start + 1})", code="BAD_ARGUMENTS") from None
 
 
-def _open(args: argparse.Namespace):
+def _open(args: argparse.Namespace, *, what: str = "the curator", weighing: bool = False):
+    refuse_large_file(Path(args.memory_dir) / INDEX_NAME, what, weighing=weighing)  # at once, before any parse
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     raw = store.read(INDEX_NAME)
     return store, raw, parse_index(raw)
@@ -160,7 +162,7 @@ def _apply(args, store: SeatStore, raw: bytes, change: Change) -> int:
 
 def run_candidates(args: argparse.Namespace) -> int:
     _check_arguments(args)
-    _store, raw, index = _open(args)
+    _store, raw, index = _open(args, what="candidates", weighing=True)
     meter = measure(raw, _limits(args))
     found = merge.find_candidates(index, limit=args.limit)
     lines = [f"now: {_meter_text(meter)}", f"{len(found)} merge candidate(s):"]
@@ -201,6 +203,7 @@ def run_restore(args: argparse.Namespace) -> int:
 def run_search(args: argparse.Namespace) -> int:
     _check_arguments(args)
     store, raw, _index = _open(args)
+    refuse_large_file(store.memory_dir / "ARCHIVE.md", "archive-search")
     hits = archive.search_archive(store.memory_dir, args.query, limit=args.limit)
     lines = [f"now: {_meter_text(measure(raw, _limits(args)))}", f"{len(hits)} archived entr{'y' if len(hits) == 1 else 'ies'}:"]
     lines += [f"  {h.entry_id}  {h.score:5.1f}  [{h.section or '(top)'}] {_short(h.text)}" for h in hits]
