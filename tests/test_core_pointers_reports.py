@@ -8,14 +8,7 @@ from pathlib import Path
 
 from curator import markdown
 from curator.pointers import check_pointers
-
-
-def write(directory: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = directory / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return directory
+from tests.test_core_pointers import write
 
 
 # -- a file named bare is reached -------------------------------------------------------------------
