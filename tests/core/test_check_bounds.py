@@ -10,10 +10,10 @@ import pytest
 
 from curator import bounds, index_model
 from curator.cli import main
-from tests.core_support import seat
+from tests.support.paths import CORPUS, REPO
+from tests.support.seats import seat
 
-CORPUS = Path("/work/shared/corpus")
-HELDOUT = Path(__file__).resolve().parents[1] / "bench" / "heldout_pointers"
+HELDOUT = REPO / "bench" / "heldout_pointers"
 CLEAN = b"# Seat memory index\n## Identity & seat\n- [Identity](identity.md) - who\n"
 
 
@@ -138,7 +138,7 @@ def test_under_the_limit_the_output_is_the_same(tmp_path: Path, capsys: pytest.C
 
 def test_the_documented_limits() -> None:
     assert (bounds.ANALYSIS_LIMIT, bounds.WEIGHING_LIMIT) == (4 * 1024 * 1024, 1024 * 1024)
-    docs = (Path(__file__).resolve().parents[1] / "docs" / "check-json.md").read_text(encoding="utf-8")
+    docs = (REPO / "docs" / "check-json.md").read_text(encoding="utf-8")
     assert "4 MiB" in docs and "1 MiB" in docs and "TOO_LARGE" in docs
 
 
