@@ -145,6 +145,7 @@ class PointerReport:
     files: tuple[str, ...] = ()  # every markdown file considered
     front_matter: dict[str, FrontMatter] = field(default_factory=dict)  # files that declare any
     wiki_names: dict[str, str] = field(default_factory=dict)  # every name a [[wikilink]] may use -> file
+    wiki: WikiNames | None = field(default=None, repr=False, compare=False)  # the same, indexed
 
     @property
     def problem_count(self) -> int:
@@ -158,6 +159,8 @@ class PointerReport:
     def linked_file(self, link: Link, source: str = "MEMORY.md") -> str | None:
         """The memory file a file link or ``[[wikilink]]`` of ``source`` names, if it exists."""
         if link.kind == "wiki":
+            if self.wiki is not None:
+                return self.wiki.resolve(link.wiki_name)
             return resolve_wikilink(link.wiki_name, self.wiki_names)
         if link.kind != "file" or not link.path:
             return None
@@ -446,11 +449,6 @@ class Choices:
         return best[0][2] if _same_words(base, best[0][2].rpartition("/")[2]) else None
 
 
-def suggest(query: str, choices: list[str], *, source: str = "") -> str | None:
-    """``Choices(choices).suggest(query)``, for a one-off question."""
-    return Choices(choices).suggest(query, source=source)
-
-
 def _same_words(a: str, b: str) -> bool:
     """Word for word the same but for a slip of the keys: ``pr-review`` is not ``adr-review``."""
     left, right = _loose(a).split("-"), _loose(b).split("-")
@@ -465,10 +463,6 @@ def heading_prefix(anchor: str, slugs: Iterable[str]) -> str | None:
         return None
     hits = {slug for slug in slugs if _loose(slug).startswith(key + "-")}
     return hits.pop() if len(hits) == 1 else None
-
-
-def wiki_key(name: str) -> str:
-    return _loose(name)
 
 
 class WikiNames:
@@ -627,8 +621,9 @@ def check_pointers(
     existing_files |= {n for n, d in overrides.items() if d is not None}
     file_choices = Choices(sorted(existing_files))
     wiki_names = report.wiki_names = wiki_index(docs, existing_files)
-    wiki = WikiNames(wiki_names, wiki_spelling(docs, wiki_names),
-                     {name: doc.front_matter.name for name, doc in docs.items() if doc.front_matter.name})
+    wiki = report.wiki = WikiNames(wiki_names, wiki_spelling(docs, wiki_names),
+                                   {name: doc.front_matter.name for name, doc in docs.items() if doc.front_matter.name})
+    under: dict[str, list[str]] = {}  # a linked directory -> the files under it, found once
     anchors: dict[str, Anchors] = {}  # per target file, built on its first anchor
     repo: list[str | None] = []  # found on the first link that leaves the dir
 
@@ -667,7 +662,9 @@ def check_pointers(
             if target == "":
                 continue  # the memory dir itself: exists, nothing to follow
             if target in tree.dirs:  # a directory: it reaches every file under it
-                edges[name].update(doc_name for doc_name in docs if doc_name.startswith(target + "/"))
+                if target not in under:
+                    under[target] = [doc_name for doc_name in docs if doc_name.startswith(target + "/")]
+                edges[name].update(under[target])
                 continue
             if target not in existing_files:
                 guess = file_choices.suggest(target, source=name)
@@ -752,12 +749,9 @@ def _check_wikilink(report: PointerReport, source: str, link: Link, wiki: WikiNa
     if target in docs:
         edges[source].add(target)
         heading = link.anchor
-        doc = docs[target]
-        if heading and not _anchors(anchors, docs, target).has_heading(heading):
-            guess = suggest(heading, list(doc.headings))
-            if guess is None:
-                slug = heading_prefix(github_slug(heading), heading_slugs(doc.headings))
-                guess = doc.headings[heading_slugs(doc.headings).index(slug)] if slug else None
+        known = _anchors(anchors, docs, target)
+        if heading and not known.has_heading(heading):
+            guess = known.suggest_heading(heading)
             report.dangling.append(Dangling(source, link.line, f"[[{link.target}]]", "no such heading",
                                             f"[[{wanted}#{guess}]]" if guess else None))
 
@@ -767,9 +761,11 @@ class Anchors:
 
     def __init__(self, doc: Document) -> None:
         self.slugs = doc.slugs
+        self.headings = doc.headings
         self.slug_set = set(doc.slugs)
         self.heading_set = set(doc.headings)
         self._choices: Choices | None = None
+        self._heading_choices: Choices | None = None
 
     def has(self, anchor: str) -> bool:
         """``#anchor`` names a heading (its slug, in any case) or an HTML id."""
@@ -780,9 +776,21 @@ class Anchors:
         return heading in self.heading_set or github_slug(heading) in self.slug_set or self.has(heading)
 
     def suggest(self, anchor: str) -> str | None:
+        """The slug ``#anchor`` clearly meant: a near spelling, or the one heading it begins."""
         if self._choices is None:
             self._choices = Choices(self.slugs)
         return self._choices.suggest(anchor) or heading_prefix(anchor, self.slugs)
+
+    def suggest_heading(self, heading: str) -> str | None:
+        """The heading text ``[[file#Heading]]`` clearly meant, by the same rules."""
+        if self._heading_choices is None:
+            self._heading_choices = Choices(self.headings)
+        guess = self._heading_choices.suggest(heading)
+        if guess is None:
+            slugs = heading_slugs(self.headings)
+            slug = heading_prefix(github_slug(heading), slugs)
+            guess = self.headings[slugs.index(slug)] if slug else None
+        return guess
 
 
 def _anchors(anchors: dict[str, Anchors], docs: dict[str, Document], target: str) -> Anchors:
