@@ -7,7 +7,7 @@ candidates and fit). Each row's measured time is the whole command as a user run
 time on a shared machine depends on the load) and whether it answered or refused. The app's row is
 what ``seat-curator tui`` does before its first frame: the size check, then ``analyze``. The 64 MiB
 baseline is the 16 MiB parse times four (a parse is linear; one 64 MiB parse needs gigabytes), and
-says so. ``python -m bench scale`` runs these rows; ``python -m bench scale_1`` only the 1 MiB ones.
+says so. ``python -m bench scale`` runs these rows; ``python -m bench scale_1_`` only the 1 MiB ones.
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@ naming the file and the limit, instead of running for minutes: a harness reads a
 MEMORY.md, so an index this large is a file to split by hand before anything else.
 
 Measured by ``bench/bench_scale.py`` (a 1/4/16/64 MiB ladder, each against one markdown-it parse of
-the same text): analysing costs about 1.5 parses, and a parse of 4 MiB takes a few seconds of CPU;
-weighing every entry against the others (merge candidates, fit's plan) costs about four times that.
-Files are read up to ``curator.fsio.MAX_READ_BYTES`` (64 MiB) whatever these limits say.
+the same text): ``check`` costs 1.2-3 parses (about 4 s of CPU at 4 MiB on a 2-core machine), while
+weighing every entry against the others (merge candidates, fit's plan) costs 11-13 parses (about
+4 s of CPU at 1 MiB). Files are read up to ``curator.fsio.MAX_READ_BYTES`` (64 MiB) whatever these
+limits say.
 """
 
 from __future__ import annotations
