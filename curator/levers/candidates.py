@@ -45,6 +45,7 @@ EVIDENCE_WORDS = 6  # shared words shown with a pair, the rarest first
 MD_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^()\s]*(?:\([^()]*\)[^()\s]*)*(?:\s+\"[^\"]*\")?\)")
 WIKI_LINK = re.compile(r"\[\[([^\[\]\n|]+?)(?:\|([^\[\]\n]*))?\]\]")
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
+CODE_WORDS = re.compile(r"`[^`\n]+`")
 URL = re.compile(r"\b(?:https?|file)://\S+")
 BARE_FILE = re.compile(r"(?<![\w/.\-\]\[(])((?:[\w.~-]+/)*[\w~][\w.~-]*\.md)(?:#([\w-]+))?(?![\w/])")
 # A code span that is a command, not a subject: a shell verb, a flag, or several words.
@@ -81,22 +82,38 @@ def detail_key(name: str, anchor: str = "") -> str:
     return key + (f"#{anchor.casefold()}" if anchor else "")
 
 
-def prose(text: str) -> str:
-    """What an entry says in words: link texts kept, link targets, URLs and code spans cut out."""
-    text = WIKI_LINK.sub(lambda m: " " + (m.group(2) or m.group(1)) + " ", text)
-    text = MD_LINK.sub(lambda m: " " + m.group(1) + " ", text)
-    text = URL.sub(" ", text)
-    return CODE_SPAN.sub(" ", text)
-
-
 def said(text: str) -> str:
     """What an entry says, code spans included (for containment): link texts, no targets, no URLs."""
-    text = WIKI_LINK.sub(lambda m: " " + (m.group(2) or m.group(1)) + " ", text)
-    return URL.sub(" ", MD_LINK.sub(lambda m: " " + m.group(1) + " ", text))
+    if "[[" in text:  # (each pass only when its mark is there: entries can be long)
+        text = WIKI_LINK.sub(lambda m: " " + (m.group(2) or m.group(1)) + " ", text)
+    if "](" in text:
+        text = MD_LINK.sub(lambda m: " " + m.group(1) + " ", text)
+    return URL.sub(" ", text) if "://" in text else text
 
 
+def prose(text: str) -> str:
+    """What an entry says in words: link texts kept, link targets, URLs and code spans cut out."""
+    text = said(text)
+    return CODE_SPAN.sub(" ", text) if "`" in text else text
+
+
+# Each entry is asked the same questions by several kinds of evidence: answered once.
+entry_cache = lru_cache(maxsize=1 << 14)
+
+
+@entry_cache
 def prose_words(entry: Entry) -> frozenset[str]:
     return words_of(prose(entry.text))
+
+
+@entry_cache
+def said_words(entry: Entry) -> frozenset[str]:
+    return words_of(said(entry.text))
+
+
+@entry_cache
+def code_spans(entry: Entry) -> frozenset[str]:
+    return frozenset(CODE_WORDS.findall(entry.text)) if "`" in entry.text else frozenset()
 
 
 def _link_key(link) -> str:
@@ -108,12 +125,13 @@ def _link_key(link) -> str:
     return ""
 
 
+@entry_cache
 def cited_keys(entry: Entry) -> frozenset[str]:
     """Every detail file the entry names: its links, its wikilinks, file names bare or in code spans."""
     keys = {_link_key(link) for link in entry.pointers}
-    bare = URL.sub(" ", MD_LINK.sub(" ", entry.text))
-    for name, anchor in BARE_FILE.findall(bare):
-        keys.add(detail_key(name, anchor))
+    if ".md" in entry.text.lower():
+        for name, anchor in BARE_FILE.findall(_without_targets(entry.text)):
+            keys.add(detail_key(name, anchor))
     keys.discard("")
     return frozenset(keys)
 
@@ -168,6 +186,14 @@ POINTING = re.compile(r"(?:see|details?|more|full|further|ref(?:erence)?s?|cf\.?
                       r"详见|参见|详情|詳細|詳しく|参照|подробн|см\.)", re.IGNORECASE)
 
 
+def _without_targets(text: str) -> str:
+    """The text with its markdown links and URLs cut out (what is left names files only bare)."""
+    if "](" in text:
+        text = MD_LINK.sub(" ", text)
+    return URL.sub(" ", text) if "://" in text else text
+
+
+@entry_cache
 def indexed_keys(entry: Entry) -> frozenset[str]:
     """The detail files the entry indexes: the ones it opens with, or the one file it only points at."""
     keys = {_subject_key(s) for s in opening_subjects(entry.text.partition("\n")[0])}
@@ -179,12 +205,13 @@ def indexed_keys(entry: Entry) -> frozenset[str]:
     if len(cited) == 1 and "\n" not in entry.text and len(entry.text) <= 160 and POINTING.match(opening):
         # Its own words: the text without its links, wikilinks and file names (a link's text there is
         # the file's name or title, not something the entry teaches).
-        own = BARE_FILE.sub(" ", MD_LINK.sub(" ", WIKI_LINK.sub(" ", entry.text)))
+        own = BARE_FILE.sub(" ", MD_LINK.sub(" ", WIKI_LINK.sub(" ", entry.text)))  # (short: ≤ 160 chars)
         if len(words_of(prose(own))) <= BARE_WORDS:
             return cited
     return frozenset()
 
 
+@entry_cache
 def code_subject(entry: Entry) -> str:
     """The code span an entry opens with when it names a thing (a path, a module), not a command."""
     subjects = opening_subjects(entry.text.partition("\n")[0], after_label=False)
@@ -197,6 +224,7 @@ def code_subject(entry: Entry) -> str:
 _LABEL_WORDS = 8
 
 
+@entry_cache
 def label_line(entry: Entry) -> bool:
     """A category line, not a memory: "**Testing:**", "Three subprojects under one workspace:" (the
     lines under it summarise it; pairing it with them by words only repeats the heading)."""
@@ -209,6 +237,7 @@ def label_line(entry: Entry) -> bool:
     return bare.endswith((":", "：")) and len(bare.split()) <= _LABEL_WORDS
 
 
+@entry_cache
 def title_words(entry: Entry) -> frozenset[str]:
     """The words of the entry's name: its first link's text, its leading bold label, or its first
     clause before the hook's dash."""
@@ -225,8 +254,23 @@ def title_words(entry: Entry) -> frozenset[str]:
     return words_of(prose(re.split(r" [—–] | -- | - ", first, maxsplit=1)[0]))
 
 
+# Plain substrings of the markers, tested first (a regex of alternatives is slow on a 12 KB line).
+MARKER_BITS = ("supersed", "obsolete", "deprecat", "outdated", "replace", "no longer", "대체됨", "폐기됨", "구버전",
+               "废弃", "已被", "取代", "过时", "過時", "置き換え", "廃止", "旧版", "устар", "замен")
+
+
+def _marker(first_line: str) -> re.Match | None:
+    """The words by which the line says it is old, or that it replaced another; None if it does not."""
+    lowered = first_line.lower()
+    if not any(bit in lowered for bit in MARKER_BITS):
+        return None
+    return SUPERSEDED.search(first_line) or REPLACES.search(first_line)
+
+
+@entry_cache
 def old_marked(entry: Entry) -> bool:
-    return bool(SUPERSEDED.search(entry.text.partition("\n")[0]))
+    first = entry.text.partition("\n")[0]
+    return _marker(first) is not None and bool(SUPERSEDED.search(first))
 
 
 def _names(entry: Entry, other: Entry, other_title: frozenset[str], own_title: frozenset[str],
@@ -245,17 +289,17 @@ def superseding_pairs(entries: list[Entry]) -> dict[tuple[int, int], Evidence]:
     found: dict[tuple[int, int], Evidence] = {}
     titles = [title_words(e) for e in entries]
     for i, entry in enumerate(entries):
-        first = entry.text.partition("\n")[0]
-        if not (SUPERSEDED.search(first) or REPLACES.search(first)):
+        marker = _marker(entry.text.partition("\n")[0])
+        if marker is None:
             continue
-        words = words_of(said(entry.text))
+        words = said_words(entry)
         named = [j for j, other in enumerate(entries)
                  if j != i and titles[j] and _names(entry, other, titles[j], titles[i], words)]
         if len(named) != 1:
             continue  # none named, or no single one: not a question the words can settle
         (j,) = named
-        marker = (SUPERSEDED.search(first) or REPLACES.search(first)).group(0)
-        found[(min(i, j), max(i, j))] = Evidence("supersedes", (marker, _title_text(entries[j])), STRONG["supersedes"])
+        found[(min(i, j), max(i, j))] = Evidence("supersedes", (marker.group(0), _title_text(entries[j])),
+                                                 STRONG["supersedes"])
     return found
 
 
@@ -290,29 +334,27 @@ def citing_pairs(entries: list[Entry]) -> list[tuple[int, int, str]]:
     return found
 
 
-CODE_WORDS = re.compile(r"`[^`\n]+`")
-
-
 def contained(small: Entry, large: Entry) -> bool:
     """Everything ``small`` says, ``large`` says too: its content words and its code spans verbatim."""
-    words = words_of(said(small.text))
-    if len(words) < MIN_CONTAINED_WORDS:
-        return False
-    if not words <= words_of(said(large.text)):
-        return False
-    return set(CODE_WORDS.findall(small.text)) <= set(CODE_WORDS.findall(large.text))
+    words = said_words(small)
+    return len(words) >= MIN_CONTAINED_WORDS and words <= said_words(large) and code_spans(small) <= code_spans(large)
 
 
 def containing_pairs(entries: list[Entry], candidates: set[tuple[int, int]]) -> dict[tuple[int, int], Evidence]:
     """Among ``candidates`` (pairs already sharing a rare word), those where one entry says nothing
-    the other does not. A category line is never one of them."""
+    the other does not (``contained``). A category line is never one of them."""
+    words = [said_words(entry) for entry in entries]  # (looked up once: a pair list can be long)
+    codes = [code_spans(entry) for entry in entries]
+    skip = [label_line(entry) for entry in entries]
     found = {}
     for i, j in candidates:
-        a, b = entries[i], entries[j]
-        if label_line(a) or label_line(b):
+        if skip[i] or skip[j]:
             continue
-        if contained(a, b) or contained(b, a):
-            found[(i, j)] = Evidence("contained", (), STRONG["contained"])
+        small, large = (i, j) if len(words[i]) <= len(words[j]) else (j, i)
+        for a, b in ((small, large), (large, small)) if len(words[i]) == len(words[j]) else ((small, large),):
+            if len(words[a]) >= MIN_CONTAINED_WORDS and words[a] <= words[b] and codes[a] <= codes[b]:
+                found[(i, j)] = Evidence("contained", (), STRONG["contained"])
+                break
     return found
 
 
@@ -339,10 +381,15 @@ def shared_words(entries: list[Entry], weights: Weights, i: int, j: int) -> tupl
 
 def surface(text: str, word: str) -> str:
     """How ``text`` writes the stemmed word (the stem itself when no written word stems to it)."""
-    for written in re.findall(r"\w+", prose(text).lower()):
-        if stem(written) == word:
-            return written
-    return word
+    return _written(text).get(word, word)
+
+
+@lru_cache(maxsize=256)  # a text's words, each once, by stem: its pairs ask again
+def _written(text: str) -> dict[str, str]:
+    written: dict[str, str] = {}
+    for word in dict.fromkeys(re.findall(r"\w+", prose(text).lower())):
+        written.setdefault(stem(word), word)
+    return written
 
 
 def written_target(entry: Entry, key: str) -> str:
@@ -352,7 +399,14 @@ def written_target(entry: Entry, key: str) -> str:
             if link.kind == "wiki":
                 return f"[[{link.wiki_name}]]"
             return link.path + (f"#{link.anchor}" if link.anchor else "")
-    for name, anchor in BARE_FILE.findall(URL.sub(" ", MD_LINK.sub(" ", entry.text))):
+    for name, anchor in BARE_FILE.findall(_without_targets(entry.text)):
         if detail_key(name, anchor) == key:
             return name + (f"#{anchor}" if anchor else "")
     return key
+
+
+def clear_caches() -> None:
+    """Forget every entry's answers (a benchmark round pays for all of them)."""
+    for function in (prose_words, said_words, code_spans, cited_keys, indexed_keys, code_subject, label_line,
+                     title_words, old_marked, opening_subjects, _written):
+        function.cache_clear()
