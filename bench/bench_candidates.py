@@ -83,6 +83,7 @@ def _fresh(work):
     def run():
         similarity.stem.cache_clear()
         similarity.words_of.cache_clear()
+        similarity._cjk_pairs.cache_clear()
         merge.superseded.cache_clear()
         candidates.clear_caches()
         fit._flat.cache_clear()

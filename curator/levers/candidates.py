@@ -30,7 +30,7 @@ from __future__ import annotations
 import posixpath
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from urllib.parse import unquote
 
 from curator.index_model import LIST_MARKER, Entry
@@ -97,21 +97,14 @@ def prose(text: str) -> str:
     return CODE_SPAN.sub(" ", text) if "`" in text else text
 
 
-# Each entry is asked the same questions by several kinds of evidence: answered once.
-entry_cache = lru_cache(maxsize=1 << 14)
-
-
-@entry_cache
 def prose_words(entry: Entry) -> frozenset[str]:
     return words_of(prose(entry.text))
 
 
-@entry_cache
 def said_words(entry: Entry) -> frozenset[str]:
     return words_of(said(entry.text))
 
 
-@entry_cache
 def code_spans(entry: Entry) -> frozenset[str]:
     return frozenset(CODE_WORDS.findall(entry.text)) if "`" in entry.text else frozenset()
 
@@ -125,7 +118,6 @@ def _link_key(link) -> str:
     return ""
 
 
-@entry_cache
 def cited_keys(entry: Entry) -> frozenset[str]:
     """Every detail file the entry names: its links, its wikilinks, file names bare or in code spans."""
     keys = {_link_key(link) for link in entry.pointers}
@@ -193,7 +185,6 @@ def _without_targets(text: str) -> str:
     return URL.sub(" ", text) if "://" in text else text
 
 
-@entry_cache
 def indexed_keys(entry: Entry) -> frozenset[str]:
     """The detail files the entry indexes: the ones it opens with, or the one file it only points at."""
     keys = {_subject_key(s) for s in opening_subjects(entry.text.partition("\n")[0])}
@@ -211,7 +202,6 @@ def indexed_keys(entry: Entry) -> frozenset[str]:
     return frozenset()
 
 
-@entry_cache
 def code_subject(entry: Entry) -> str:
     """The code span an entry opens with when it names a thing (a path, a module), not a command."""
     subjects = opening_subjects(entry.text.partition("\n")[0], after_label=False)
@@ -224,7 +214,6 @@ def code_subject(entry: Entry) -> str:
 _LABEL_WORDS = 8
 
 
-@entry_cache
 def label_line(entry: Entry) -> bool:
     """A category line, not a memory: "**Testing:**", "Three subprojects under one workspace:" (the
     lines under it summarise it; pairing it with them by words only repeats the heading)."""
@@ -237,7 +226,6 @@ def label_line(entry: Entry) -> bool:
     return bare.endswith((":", "：")) and len(bare.split()) <= _LABEL_WORDS
 
 
-@entry_cache
 def title_words(entry: Entry) -> frozenset[str]:
     """The words of the entry's name: its first link's text, its leading bold label, or its first
     clause before the hook's dash."""
@@ -267,38 +255,59 @@ def _marker(first_line: str) -> re.Match | None:
     return SUPERSEDED.search(first_line) or REPLACES.search(first_line)
 
 
-@entry_cache
 def old_marked(entry: Entry) -> bool:
     first = entry.text.partition("\n")[0]
     return _marker(first) is not None and bool(SUPERSEDED.search(first))
 
 
-def _names(entry: Entry, other: Entry, other_title: frozenset[str], own_title: frozenset[str],
-           words: frozenset[str]) -> bool:
+def _answered(question) -> cached_property:
+    """``question(entry)``, asked of a ``Facts``' entry once."""
+    return cached_property(lambda facts: question(facts.entry))
+
+
+class Facts:
+    """One entry's answers to the questions the kinds of evidence ask, each worked out once."""
+
+    def __init__(self, entry: Entry):
+        self.entry = entry
+
+    prose_words = _answered(prose_words)
+    said_words = _answered(said_words)
+    code_spans = _answered(code_spans)
+    cited_keys = _answered(cited_keys)
+    indexed_keys = _answered(indexed_keys)
+    label = _answered(label_line)
+    old = _answered(old_marked)
+    marker = _answered(lambda entry: _marker(entry.text.partition("\n")[0]))
+    title_words = _answered(title_words)
+    code_subject = _answered(code_subject)
+
+
+def _names(entry: Facts, other: Facts, words: frozenset[str]) -> bool:
     """``entry`` names ``other``: links a detail file ``other`` indexes, or spells most of its title
     (at least two of its words, and one that is not in ``entry``'s own title)."""
-    if (cited_keys(entry) - indexed_keys(entry)) & indexed_keys(other):
+    if (entry.cited_keys - entry.indexed_keys) & other.indexed_keys:
         return True
-    hit = other_title & words
-    return len(hit) >= 2 and 2 * len(hit) >= len(other_title) and bool(hit - own_title)
+    hit = other.title_words & words
+    return len(hit) >= 2 and 2 * len(hit) >= len(other.title_words) and bool(hit - entry.title_words)
 
 
-def superseding_pairs(entries: list[Entry]) -> dict[tuple[int, int], Evidence]:
+def superseding_pairs(facts: list[Facts]) -> dict[tuple[int, int], Evidence]:
     """(i, j) for every entry that says it is superseded (or that it replaces another) and names the
     other entry: the unique one it names best, never a neighbour picked by shared words."""
     found: dict[tuple[int, int], Evidence] = {}
-    titles = [title_words(e) for e in entries]
-    for i, entry in enumerate(entries):
-        marker = _marker(entry.text.partition("\n")[0])
-        if marker is None:
+    for i, entry in enumerate(facts):
+        if entry.marker is None:
             continue
-        words = said_words(entry)
-        named = [j for j, other in enumerate(entries)
-                 if j != i and titles[j] and _names(entry, other, titles[j], titles[i], words)]
+        words, cited = entry.said_words, entry.cited_keys - entry.indexed_keys
+        # Only an entry whose words or detail file this one shares can be named by it.
+        named = [j for j, other in enumerate(facts)
+                 if j != i and (len(other.prose_words & words) >= 2 or other.indexed_keys & cited)
+                 and other.title_words and _names(entry, other, words)]
         if len(named) != 1:
             continue  # none named, or no single one: not a question the words can settle
         (j,) = named
-        found[(min(i, j), max(i, j))] = Evidence("supersedes", (marker.group(0), _title_text(entries[j])),
+        found[(min(i, j), max(i, j))] = Evidence("supersedes", (entry.marker.group(0), _title_text(facts[j].entry)),
                                                  STRONG["supersedes"])
     return found
 
@@ -310,24 +319,24 @@ def _title_text(entry: Entry) -> str:
     return " ".join(LIST_MARKER.sub("", entry.text.partition("\n")[0], count=1).split()[:8])
 
 
-def target_groups(entries: list[Entry]) -> list[tuple[tuple[int, ...], str]]:
+def target_groups(facts: list[Facts]) -> list[tuple[tuple[int, ...], str]]:
     """Groups of two or three entries that index one detail file, with that file's key."""
     by_key: dict[str, list[int]] = {}
-    for i, entry in enumerate(entries):
-        for key in indexed_keys(entry):
+    for i, entry in enumerate(facts):
+        for key in entry.indexed_keys:
             by_key.setdefault(key, []).append(i)
     return [(tuple(members), key) for key, members in sorted(by_key.items()) if 2 <= len(members) <= MAX_SHARING]
 
 
-def citing_pairs(entries: list[Entry]) -> list[tuple[int, int, str]]:
+def citing_pairs(facts: list[Facts]) -> list[tuple[int, int, str]]:
     """(indexing entry, citing entry, key): one entry indexes a detail file another only cites."""
     indexers: dict[str, list[int]] = {}
-    for i, entry in enumerate(entries):
-        for key in indexed_keys(entry):
+    for i, entry in enumerate(facts):
+        for key in entry.indexed_keys:
             indexers.setdefault(key, []).append(i)
     found = []
-    for j, entry in enumerate(entries):
-        for key in cited_keys(entry) - indexed_keys(entry):
+    for j, entry in enumerate(facts):
+        for key in entry.cited_keys - entry.indexed_keys:
             members = indexers.get(key, [])
             if len(members) == 1 and members[0] != j:
                 found.append((members[0], j, key))
@@ -340,29 +349,27 @@ def contained(small: Entry, large: Entry) -> bool:
     return len(words) >= MIN_CONTAINED_WORDS and words <= said_words(large) and code_spans(small) <= code_spans(large)
 
 
-def containing_pairs(entries: list[Entry], candidates: set[tuple[int, int]]) -> dict[tuple[int, int], Evidence]:
+def containing_pairs(facts: list[Facts], candidates: set[tuple[int, int]]) -> dict[tuple[int, int], Evidence]:
     """Among ``candidates`` (pairs already sharing a rare word), those where one entry says nothing
     the other does not (``contained``). A category line is never one of them."""
-    words = [said_words(entry) for entry in entries]  # (looked up once: a pair list can be long)
-    codes = [code_spans(entry) for entry in entries]
-    skip = [label_line(entry) for entry in entries]
     found = {}
+    words = [fact.said_words for fact in facts]  # (read once: the pairs can be many)
     for i, j in candidates:
-        if skip[i] or skip[j]:
-            continue
-        small, large = (i, j) if len(words[i]) <= len(words[j]) else (j, i)
-        for a, b in ((small, large), (large, small)) if len(words[i]) == len(words[j]) else ((small, large),):
-            if len(words[a]) >= MIN_CONTAINED_WORDS and words[a] <= words[b] and codes[a] <= codes[b]:
-                found[(i, j)] = Evidence("contained", (), STRONG["contained"])
-                break
+        a, b = words[i], words[j]
+        if len(a) > len(b):
+            i, j, a, b = j, i, b, a
+        # The smaller said wholly by the larger (or, of two the same size, either by the other).
+        if len(a) >= MIN_CONTAINED_WORDS and a <= b and not (facts[i].label or facts[j].label):
+            if facts[i].code_spans <= facts[j].code_spans or (a == b and facts[j].code_spans <= facts[i].code_spans):
+                found[(min(i, j), max(i, j))] = Evidence("contained", (), STRONG["contained"])
     return found
 
 
-def subject_pairs(entries: list[Entry]) -> dict[tuple[int, int], Evidence]:
+def subject_pairs(facts: list[Facts]) -> dict[tuple[int, int], Evidence]:
     """Entries that open with the same code-span subject (not a command)."""
     by_subject: dict[str, list[int]] = {}
-    for i, entry in enumerate(entries):
-        subject = code_subject(entry)
+    for i, entry in enumerate(facts):
+        subject = entry.code_subject
         if subject and not subject.partition("#")[0].lower().endswith(DETAIL_EXTENSION):  # files: same-target
             by_subject.setdefault(subject, []).append(i)
     found = {}
@@ -406,7 +413,6 @@ def written_target(entry: Entry, key: str) -> str:
 
 
 def clear_caches() -> None:
-    """Forget every entry's answers (a benchmark round pays for all of them)."""
-    for function in (prose_words, said_words, code_spans, cited_keys, indexed_keys, code_subject, label_line,
-                     title_words, old_marked, opening_subjects, _written):
+    """Forget the texts' answers kept across calls (a benchmark round pays for all of them)."""
+    for function in (opening_subjects, _written):
         function.cache_clear()

@@ -31,9 +31,8 @@ from curator.change import Change, digest
 from curator.errors import CuratorError, InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex
 from curator.levers.placement import removal_spans
-from curator.levers.candidates import (STRONG, Evidence, citing_pairs, containing_pairs, label_line, old_marked,
-                                       prose_words, shared_words, subject_pairs, superseding_pairs, target_groups,
-                                       written_target)
+from curator.levers.candidates import (STRONG, Evidence, Facts, citing_pairs, containing_pairs, old_marked,
+                                       shared_words, subject_pairs, superseding_pairs, target_groups, written_target)
 from curator.levers.similarity import Weights, stem, words_of
 from curator.levers.text import clauses, content_end, depth_map, entries_by_id, entry_source, entry_start
 from curator.pointers import PointerReport, check_pointers
@@ -139,10 +138,11 @@ def candidate_pairs(entries: list[Entry]) -> tuple[dict[tuple[int, int], tuple[f
                                                      list[tuple[tuple[int, ...], float, str, Evidence]]]:
     """Every pair worth costing, (i, j) -> (score 0-100, shared target, evidence), and the groups of
     two or three entries that index one detail file (``curator.levers.candidates`` says why each)."""
-    words = Weights([prose_words(entry) for entry in entries])
+    facts = [Facts(entry) for entry in entries]
+    words = Weights([fact.prose_words for fact in facts])
     # A category line pairs with nothing by its words; nor does an entry that says it is superseded:
     # it goes only with the entry it names (a neighbour sharing its words is not its successor).
-    labels = [label_line(entry) or old_marked(entry) for entry in entries]
+    labels = [fact.label or fact.old for fact in facts]
     rare_pairs = words.pairs()
     found: dict[tuple[int, int], tuple[float, str, Evidence]] = {}
 
@@ -158,13 +158,13 @@ def candidate_pairs(entries: list[Entry]) -> tuple[dict[tuple[int, int], tuple[f
             put((i, j), 100 * max(score.dice, score.overlap * SAME_SAID / SUBSET_SAID), "",
                 Evidence("same-words", shared_words(entries, words, i, j)))
     unmarked = {(i, j) for i, j in rare_pairs if not (labels[i] or labels[j])}
-    for pair, evidence in containing_pairs(entries, unmarked).items():
+    for pair, evidence in containing_pairs(facts, unmarked).items():
         put(pair, 100 * words.score(*pair).overlap, "", evidence)
-    for pair, evidence in subject_pairs(entries).items():
+    for pair, evidence in subject_pairs(facts).items():
         put(pair, 100 * words.score(*pair).dice, "", evidence)
-    for pair, evidence in superseding_pairs(entries).items():
+    for pair, evidence in superseding_pairs(facts).items():
         put(pair, 100 * words.score(*pair).dice, "", evidence)
-    for i, j, key in citing_pairs(entries):
+    for i, j, key in citing_pairs(facts):
         # One detail indexed by one line and cited by another that says mostly the same.
         score = words.score(i, j)
         if score.dice >= SAME_TARGET_SAID or score.overlap >= SUBSET_SAID:
@@ -172,7 +172,7 @@ def candidate_pairs(entries: list[Entry]) -> tuple[dict[tuple[int, int], tuple[f
             put((min(i, j), max(i, j)), 100 * score.dice, target,
                 Evidence("same-target", (target, *shared_words(entries, words, i, j)[:3]), STRONG["same-target"]))
     groups = []
-    for members, key in target_groups(entries):
+    for members, key in target_groups(facts):
         target = written_target(entries[members[0]], key)
         score = 100 * min(words.score(i, j).dice for x, i in enumerate(members) for j in members[x + 1:])
         groups.append((members, score, target, Evidence("same-target", (target,), STRONG["same-target"])))

@@ -70,12 +70,13 @@ def _silent_e(word: str) -> str:
 CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+")
 
 
-def _cjk_pairs(word: str) -> list[str]:
+@lru_cache(maxsize=1 << 16)  # an index repeats its words: each is split once
+def _cjk_pairs(word: str) -> tuple[str, ...]:
     """The word's CJK runs as character pairs (a run of one stays whole), its other letters as words."""
     parts = [run for piece in CJK_RUN.split(word) for run in WORD.findall(piece)]
     for run in CJK_RUN.findall(word):
         parts += [run] if len(run) == 1 else [run[n : n + 2] for n in range(len(run) - 1)]
-    return parts
+    return tuple(parts)
 
 
 @lru_cache(maxsize=4096)  # a merge asks again for the same clauses
