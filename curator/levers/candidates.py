@@ -361,7 +361,8 @@ def containing_pairs(facts: list[Facts], candidates: set[tuple[int, int]]) -> di
         # The smaller said wholly by the larger (or, of two the same size, either by the other).
         if len(a) >= MIN_CONTAINED_WORDS and a <= b and not (facts[i].label or facts[j].label):
             if facts[i].code_spans <= facts[j].code_spans or (a == b and facts[j].code_spans <= facts[i].code_spans):
-                found[(min(i, j), max(i, j))] = Evidence("contained", (), STRONG["contained"])
+                said_whole = f"line {facts[i].entry.line} is said whole by line {facts[j].entry.line}"
+                found[(min(i, j), max(i, j))] = Evidence("contained", (said_whole,), STRONG["contained"])
     return found
 
 

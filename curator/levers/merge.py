@@ -300,7 +300,7 @@ def _reason(group: list[Entry], evidence: Evidence, target: str, share: int, whe
     if evidence.kind == "repeat":
         return f"lines {lines} say the same words"
     if evidence.kind == "contained":
-        return f"everything one of lines {lines} says, the other says too; the merge saves {share}% of the shorter, {where}"
+        return f"{shown}: everything it says, the other says too; the merge saves {share}% of the shorter, {where}"
     if evidence.kind == "same-subject":
         return f"lines {lines} both describe {shown}"
     return f"same rare words ({shown}); the merge keeps every fact and saves {share}% of the shorter entry, {where}"
