@@ -205,3 +205,10 @@ async def test_the_merge_panel_shows_each_pairs_evidence(tmp_path: Path) -> None
         why = str(table.get_row_at(0)[-1])
         assert candidate.kind == "same-target"
         assert "index one detail file, release_lane.md" in why
+
+
+def test_plural_and_tense_meet_at_one_stem() -> None:
+    from curator.levers.similarity import words_of
+
+    assert words_of("merge the rule") == words_of("merged the rules") == words_of("merging rules")
+    assert words_of("fixes boxes") == words_of("fix box")
