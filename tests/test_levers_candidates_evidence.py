@@ -212,3 +212,15 @@ def test_plural_and_tense_meet_at_one_stem() -> None:
 
     assert words_of("merge the rule") == words_of("merged the rules") == words_of("merging rules")
     assert words_of("fixes boxes") == words_of("fix box")
+
+
+def test_an_entry_that_says_it_replaces_another_names_it() -> None:
+    index = _index(
+        "# Rules\n"
+        "- [Release checklist v2](checklist_v2.md) — replaces [Release checklist](checklist.md): canary first\n"
+        + FILLER +
+        "- [Release checklist](checklist.md) — tag, promote, post notes\n"
+    )
+    (found,) = find_candidates(index)
+    assert _lines(index, found) == [2, 6]
+    assert found.kind == "supersedes" and found.reason.startswith("line 2 says it replaces")

@@ -291,9 +291,12 @@ def _reason(group: list[Entry], evidence: Evidence, target: str, share: int, whe
     lines = ", ".join(str(entry.line) for entry in group)
     shown = ", ".join(evidence.shown)
     if evidence.kind == "supersedes":
-        old = next((e for e in group if old_marked(e)), group[-1])
-        return (f"line {old.line} says it is superseded (\"{evidence.shown[0]}\") and names {evidence.shown[1]}; "
-                f"its links go into the entry that replaced it")
+        marker, named = evidence.shown
+        says = next((e for e in group if marker in e.text.partition("\n")[0]), group[0])
+        if old_marked(says):
+            return (f"line {says.line} says it is superseded (\"{marker}\") and names {named}; "
+                    f"its links go into the entry that replaced it")
+        return f"line {says.line} says it {marker.lower()} {named}"
     if evidence.kind == "same-target":
         extra = f" (both say: {', '.join(evidence.shown[1:])})" if len(evidence.shown) > 1 else ""
         return f"lines {lines} index one detail file, {target or evidence.shown[0]}{extra}"
