@@ -224,3 +224,15 @@ def test_an_entry_that_says_it_replaces_another_names_it() -> None:
     (found,) = find_candidates(index)
     assert _lines(index, found) == [2, 6]
     assert found.kind == "supersedes" and found.reason.startswith("line 2 says it replaces")
+
+
+def test_words_scattered_over_the_other_entrys_sentences_are_not_containment() -> None:
+    # Every word of the short entry is somewhere in the long one, but no clause there says it.
+    index = _index(
+        "# Index\n"
+        "- Tokens rotate monthly in staging\n"
+        + FILLER +
+        "- Staging keeps old builds for a week. Tokens are long-lived there. Releases ship monthly; "
+        "we rotate the canary hosts weekly and watch the dashboards after each release.\n"
+    )
+    assert find_candidates(index) == []

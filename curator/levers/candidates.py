@@ -260,6 +260,20 @@ def old_marked(entry: Entry) -> bool:
     return _marker(first) is not None and bool(SUPERSEDED.search(first))
 
 
+# Where one clause of an entry ends: a line, a sentence, a semicolon, a dash between words, CJK stops.
+CLAUSE_END = re.compile(r"\n|(?<=[.!?])\s+|;\s+|\s[—–]\s|\s-{1,2}\s|[。；！？]")
+
+
+def clause_words(entry: Entry) -> tuple[frozenset[str], ...]:
+    """The content words of each clause the entry says (link texts kept, targets cut out)."""
+    return tuple(words for words in map(words_of, CLAUSE_END.split(said(entry.text))) if words)
+
+
+def said_within(small: tuple[frozenset[str], ...], large: tuple[frozenset[str], ...]) -> bool:
+    """Every clause of the one is in the other: its words all in one clause there, not scattered."""
+    return all(any(clause <= other for other in large) for clause in small)
+
+
 def _answered(question) -> cached_property:
     """``question(entry)``, asked of a ``Facts``' entry once."""
     return cached_property(lambda facts: question(facts.entry))
@@ -281,6 +295,7 @@ class Facts:
     marker = _answered(lambda entry: _marker(entry.text.partition("\n")[0]))
     title_words = _answered(title_words)
     code_subject = _answered(code_subject)
+    clause_words = _answered(clause_words)
 
 
 def _names(entry: Facts, other: Facts, words: frozenset[str]) -> bool:
@@ -343,15 +358,10 @@ def citing_pairs(facts: list[Facts]) -> list[tuple[int, int, str]]:
     return found
 
 
-def contained(small: Entry, large: Entry) -> bool:
-    """Everything ``small`` says, ``large`` says too: its content words and its code spans verbatim."""
-    words = said_words(small)
-    return len(words) >= MIN_CONTAINED_WORDS and words <= said_words(large) and code_spans(small) <= code_spans(large)
-
-
 def containing_pairs(facts: list[Facts], candidates: set[tuple[int, int]]) -> dict[tuple[int, int], Evidence]:
     """Among ``candidates`` (pairs already sharing a rare word), those where one entry says nothing
-    the other does not (``contained``). A category line is never one of them."""
+    the other does not: every clause of it is in one clause of the other, word for word (stems, CJK
+    pairs, numbers) and its code spans verbatim. A category line is never one of them."""
     found = {}
     words = [fact.said_words for fact in facts]  # (read once: the pairs can be many)
     for i, j in candidates:
@@ -360,7 +370,10 @@ def containing_pairs(facts: list[Facts], candidates: set[tuple[int, int]]) -> di
             i, j, a, b = j, i, b, a
         # The smaller said wholly by the larger (or, of two the same size, either by the other).
         if len(a) >= MIN_CONTAINED_WORDS and a <= b and not (facts[i].label or facts[j].label):
-            if facts[i].code_spans <= facts[j].code_spans or (a == b and facts[j].code_spans <= facts[i].code_spans):
+            if a == b and not said_within(facts[i].clause_words, facts[j].clause_words):
+                i, j = j, i  # the same words: either may be the one said whole
+            if (facts[i].code_spans <= facts[j].code_spans
+                    and said_within(facts[i].clause_words, facts[j].clause_words)):
                 said_whole = f"line {facts[i].entry.line} is said whole by line {facts[j].entry.line}"
                 found[(min(i, j), max(i, j))] = Evidence("contained", (said_whole,), STRONG["contained"])
     return found
