@@ -1,6 +1,7 @@
 """Merge candidates on their evidence: one detail file in any link form, containment, a supersession
 that names its successor (never a neighbour), no category line with its summary, no shared install
-command alone, CJK text; and the evidence shown with each pair (reason, CLI text, ``--json``)."""
+command alone, CJK text; and the evidence shown with each pair in the reason, the CLI text and
+``--json`` (the app's Merge panel: ``tests/app/test_merge_evidence.py``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from pathlib import Path
 from curator.cli import main
 from curator.index_model import parse_index
 from curator.levers.merge import find_candidates
-from test_app_fixtures import app_env, settle  # noqa: F401  (app_env: the Pilot test renders like a terminal)
 
 FILLER = (
     "- The nightly crawler backs off for an hour after a 429 from the league site.\n"
@@ -180,31 +180,6 @@ def test_the_cli_shows_each_pairs_evidence_in_text_and_json(tmp_path: Path, caps
     (pair,) = json.loads(capsys.readouterr().out)["candidates"]
     assert pair["evidence"] == {"kind": "same-target", "shown": ["release_lane.md"]}
     assert "release_lane.md" in pair["reason"]
-
-
-async def test_the_merge_panel_shows_each_pairs_evidence(tmp_path: Path) -> None:
-    from curator.app import CuratorApp
-    from curator.widgets.merge_panel import MergeTable
-
-    memory = tmp_path / "memory"
-    memory.mkdir()
-    (memory / "MEMORY.md").write_text(
-        "# Index\n"
-        "- [Release lane](release_lane.md) — tokens rotate monthly\n"
-        "- [[release_lane]] — tag, canary, promote\n"
-        + FILLER
-    )
-    (memory / "release_lane.md").write_text("# Release lane\n")
-    app = CuratorApp(memory)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("f2", "2")  # leave the editor, Merge panel
-        await settle(app, pilot)
-        table = app.screen.query_one(MergeTable)
-        (candidate,) = table.candidates
-        why = str(table.get_row_at(0)[-1])
-        assert candidate.kind == "same-target"
-        assert "index one detail file, release_lane.md" in why
 
 
 def test_plural_and_tense_meet_at_one_stem() -> None:
