@@ -7,18 +7,11 @@ from pathlib import Path
 from curator.app import CuratorApp
 from curator.widgets.merge_panel import MergeTable
 from tests.support.app import settle
+from tests.support.candidates import write_linked_pair_seat
 
 
 async def test_the_merge_panel_shows_each_pairs_evidence(tmp_path: Path) -> None:
-    memory = tmp_path / "memory"
-    memory.mkdir()
-    (memory / "MEMORY.md").write_text(
-        "# Index\n"
-        "- [Release lane](release_lane.md) — tokens rotate monthly\n"
-        "- [[release_lane]] — tag, canary, promote\n"
-        "- The nightly crawler backs off for an hour after a 429 from the league site.\n"
-    )
-    (memory / "release_lane.md").write_text("# Release lane\n")
+    memory = write_linked_pair_seat(tmp_path / "memory")
     app = CuratorApp(memory)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)

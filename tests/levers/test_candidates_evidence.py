@@ -11,6 +11,7 @@ from pathlib import Path
 from curator.cli import main
 from curator.index_model import parse_index
 from curator.levers.merge import find_candidates
+from tests.support.candidates import write_linked_pair_seat
 
 FILLER = (
     "- The nightly crawler backs off for an hour after a 429 from the league site.\n"
@@ -163,15 +164,7 @@ def test_cjk_entries_are_read_by_character_pairs() -> None:
 
 
 def test_the_cli_shows_each_pairs_evidence_in_text_and_json(tmp_path: Path, capsys) -> None:
-    memory = tmp_path / "memory"
-    memory.mkdir()
-    (memory / "MEMORY.md").write_text(
-        "# Index\n"
-        "- [Release lane](release_lane.md) — tokens rotate monthly\n"
-        "- [[release_lane]] — tag, canary, promote\n"
-        + FILLER
-    )
-    (memory / "release_lane.md").write_text("# Release lane\n")
+    memory = write_linked_pair_seat(tmp_path / "memory")
     state = ["--state-dir", str(tmp_path / "state")]
     assert main(["candidates", str(memory), *state]) == 0
     text = capsys.readouterr().out
