@@ -93,8 +93,7 @@ def said(text: str) -> str:
 
 def prose(text: str) -> str:
     """What an entry says in words: link texts kept, link targets, URLs and code spans cut out."""
-    text = said(text)
-    return CODE_SPAN.sub(" ", text) if "`" in text else text
+    return _without_code(said(text))
 
 
 def prose_words(entry: Entry) -> frozenset[str]:
@@ -103,6 +102,10 @@ def prose_words(entry: Entry) -> frozenset[str]:
 
 def said_words(entry: Entry) -> frozenset[str]:
     return words_of(said(entry.text))
+
+
+def _without_code(text: str) -> str:
+    return CODE_SPAN.sub(" ", text) if "`" in text else text
 
 
 def code_spans(entry: Entry) -> frozenset[str]:
@@ -118,10 +121,13 @@ def _link_key(link) -> str:
     return ""
 
 
+MD_NAME = re.compile(r"\.md", re.IGNORECASE)
+
+
 def cited_keys(entry: Entry) -> frozenset[str]:
     """Every detail file the entry names: its links, its wikilinks, file names bare or in code spans."""
     keys = {_link_key(link) for link in entry.pointers}
-    if ".md" in entry.text.lower():
+    if MD_NAME.search(entry.text):
         for name, anchor in BARE_FILE.findall(_without_targets(entry.text)):
             keys.add(detail_key(name, anchor))
     keys.discard("")
@@ -185,13 +191,14 @@ def _without_targets(text: str) -> str:
     return URL.sub(" ", text) if "://" in text else text
 
 
-def indexed_keys(entry: Entry) -> frozenset[str]:
-    """The detail files the entry indexes: the ones it opens with, or the one file it only points at."""
+def indexed_keys(entry: Entry, cited: frozenset[str] | None = None) -> frozenset[str]:
+    """The detail files the entry indexes: the ones it opens with, or the one file it only points at
+    (``cited``: its ``cited_keys``, when known)."""
     keys = {_subject_key(s) for s in opening_subjects(entry.text.partition("\n")[0])}
     keys.discard("")
     if keys:
         return frozenset(keys)
-    cited = cited_keys(entry)
+    cited = cited_keys(entry) if cited is None else cited
     opening = LIST_MARKER.sub("", entry.text, count=1).lstrip(" *_>")
     if len(cited) == 1 and "\n" not in entry.text and len(entry.text) <= 160 and POINTING.match(opening):
         # Its own words: the text without its links, wikilinks and file names (a link's text there is
@@ -214,11 +221,14 @@ def code_subject(entry: Entry) -> str:
 _LABEL_WORDS = 8
 
 
-def label_line(entry: Entry) -> bool:
+def label_line(entry: Entry, cited: frozenset[str] | None = None) -> bool:
     """A category line, not a memory: "**Testing:**", "Three subprojects under one workspace:" (the
     lines under it summarise it; pairing it with them by words only repeats the heading)."""
-    first = LIST_MARKER.sub("", entry.text.partition("\n")[0], count=1).strip()
-    if not first or cited_keys(entry):
+    first = entry.text.partition("\n")[0]
+    if len(first) > 400:  # (a label is short: no need to look further)
+        return False
+    first = LIST_MARKER.sub("", first, count=1).strip()
+    if not first or (cited_keys(entry) if cited is None else cited):
         return False
     bare = first.strip("*_ ").rstrip()
     if first.startswith(("**", "__")) and first.rstrip(":").rstrip().endswith(("**", "__")):
@@ -261,17 +271,28 @@ def old_marked(entry: Entry) -> bool:
 
 
 # Where one clause of an entry ends: a line, a sentence, a semicolon, a dash between words, CJK stops.
-CLAUSE_END = re.compile(r"\n|(?<=[.!?])\s+|;\s+|\s[—–]\s|\s-{1,2}\s|[。；！？]")
+# (Plain replacements, not a regex: a clause split runs over entries of many kilobytes.)
+CLAUSE_ENDS = (". ", "! ", "? ", "; ", " — ", " – ", " -- ", " - ", "。", "；", "！", "？")
 
 
-def clause_words(entry: Entry) -> tuple[frozenset[str], ...]:
+def _clauses(text: str) -> list[str]:
+    for end in CLAUSE_ENDS:
+        if end in text:
+            text = text.replace(end, "\n")
+    return text.split("\n")
+
+
+def clause_words(entry: Entry, said_text: str | None = None) -> tuple[frozenset[str], ...]:
     """The content words of each clause the entry says (link texts kept, targets cut out)."""
-    return tuple(words for words in map(words_of, CLAUSE_END.split(said(entry.text))) if words)
+    said_text = said(entry.text) if said_text is None else said_text
+    clauses = dict.fromkeys(part.strip() for part in _clauses(said_text))  # each distinct clause once
+    return tuple(dict.fromkeys(words for words in map(words_of, clauses) if words))
 
 
 def said_within(small: tuple[frozenset[str], ...], large: tuple[frozenset[str], ...]) -> bool:
     """Every clause of the one is in the other: its words all in one clause there, not scattered."""
-    return all(any(clause <= other for other in large) for clause in small)
+    exact = set(large)  # (a repeated clause is found at once; only the others are looked for)
+    return all(clause in exact or any(clause <= other for other in large) for clause in small)
 
 
 def _answered(question) -> cached_property:
@@ -285,17 +306,38 @@ class Facts:
     def __init__(self, entry: Entry):
         self.entry = entry
 
-    prose_words = _answered(prose_words)
-    said_words = _answered(said_words)
+    said_text = _answered(lambda entry: said(entry.text))
     code_spans = _answered(code_spans)
     cited_keys = _answered(cited_keys)
-    indexed_keys = _answered(indexed_keys)
-    label = _answered(label_line)
-    old = _answered(old_marked)
+
+    @cached_property
+    def prose_words(self) -> frozenset[str]:
+        return words_of(_without_code(self.said_text))
+
+    @cached_property
+    def said_words(self) -> frozenset[str]:
+        return words_of(self.said_text)
+
+    @cached_property
+    def indexed_keys(self) -> frozenset[str]:
+        return indexed_keys(self.entry, self.cited_keys)
+
+    @cached_property
+    def label(self) -> bool:
+        return label_line(self.entry, self.cited_keys)
+
+    @cached_property
+    def clause_words(self) -> tuple[frozenset[str], ...]:
+        return clause_words(self.entry, self.said_text)
+
     marker = _answered(lambda entry: _marker(entry.text.partition("\n")[0]))
+
+    @cached_property
+    def old(self) -> bool:
+        """It says it is superseded (not that it replaced another)."""
+        return self.marker is not None and self.marker.re is SUPERSEDED
     title_words = _answered(title_words)
     code_subject = _answered(code_subject)
-    clause_words = _answered(clause_words)
 
 
 def _names(entry: Facts, other: Facts, words: frozenset[str]) -> bool:

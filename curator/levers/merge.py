@@ -150,13 +150,6 @@ def candidate_pairs(entries: list[Entry]) -> tuple[dict[tuple[int, int], tuple[f
         if pair not in found or found[pair][2].strength < evidence.strength:
             found[pair] = (score, target, evidence)
 
-    for (i, j), rare in rare_pairs.items():
-        if labels[i] or labels[j] or not words.may_reach(i, j, rare, LOOSE_SAID):
-            continue
-        score = words.score(i, j)
-        if score.words >= MIN_SHARED and score.dice >= LOOSE_SAID:
-            put((i, j), 100 * max(score.dice, score.overlap * SAME_SAID / SUBSET_SAID), "",
-                Evidence("same-words", shared_words(entries, words, i, j)))
     unmarked = {(i, j) for i, j in rare_pairs if not (labels[i] or labels[j])}
     for pair, evidence in containing_pairs(facts, unmarked).items():
         put(pair, 100 * words.score(*pair).overlap, "", evidence)
@@ -171,6 +164,13 @@ def candidate_pairs(entries: list[Entry]) -> tuple[dict[tuple[int, int], tuple[f
             target = written_target(entries[i], key)
             put((min(i, j), max(i, j)), 100 * score.dice, target,
                 Evidence("same-target", (target, *shared_words(entries, words, i, j)[:3]), STRONG["same-target"]))
+    for (i, j), rare in rare_pairs.items():  # wording last: a pair with stronger evidence keeps it
+        if (i, j) in found or labels[i] or labels[j] or not words.may_reach(i, j, rare, LOOSE_SAID):
+            continue
+        score = words.score(i, j)
+        if score.words >= MIN_SHARED and score.dice >= LOOSE_SAID:
+            put((i, j), 100 * max(score.dice, score.overlap * SAME_SAID / SUBSET_SAID), "",
+                Evidence("same-words", shared_words(entries, words, i, j)))
     groups = []
     for members, key in target_groups(facts):
         target = written_target(entries[members[0]], key)
