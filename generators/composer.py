@@ -26,6 +26,7 @@ from curator.errors import CuratorError, from_os_error
 from curator.fsio import (MAX_READ_BYTES, atomic_write, exclusive_create, fsync_dir, hold, link_new, remove_dead_temps,
                           stop_point, swap, write_temp)
 from generators import adoption, claude, emission, kimi, layout, opencode, shared_files
+from generators.repair import REPAIR_HINT, Repair, offer as offer_repair
 from generators.emission import (CREATE_ONLY, FLEET, WHOLE_FILE, WHOLE_FILE_KEY,  # noqa: F401 (re-exported)
                                  EmittedFile)
 from generators.errors import DivergentError, PreparationError, UnsupportedError
@@ -35,9 +36,10 @@ from generators.projection import InvalidOwnedFile, differing_keys, project, ren
 PENDING = "PENDING"  # absent; provision will create it
 CREATED = "CREATED"  # written by the provision run that reports it
 ADOPTED = "ADOPTED"  # an existing file this provision --adopt run added the owned keys to
+REPAIRED = "REPAIRED"  # an existing file this provision --repair run rewrote the owned values of
 MATCH = "MATCH"
 DIVERGENT = "DIVERGENT"
-STATUSES = (DIVERGENT, PENDING, CREATED, ADOPTED, MATCH)  # every artifact status, worst first
+STATUSES = (DIVERGENT, PENDING, CREATED, ADOPTED, REPAIRED, MATCH)  # every artifact status, worst first
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 OWNED_DIFFER = "owned keys differ: "
 
@@ -65,6 +67,8 @@ class Artifact:
     # A DIVERGENT file whose owned keys are only absent: what `provision --adopt` would write
     # (on an ADOPTED file: what it wrote).
     adoption: adoption.Adoption | None = field(default=None, repr=False, compare=False)
+    # A DIVERGENT file whose owned values can be rewritten in place: what `provision --repair` would write.
+    repair: Repair | None = field(default=None, repr=False, compare=False)
 
     @property
     def roles(self) -> tuple[str, ...]:
@@ -77,7 +81,9 @@ class Artifact:
         return {"path": str(self.path), "owner": self.owner, "status": self.status,
                 "owned_keys": list(self.owned_keys), "reason": self.reason, "diff": self.diff,
                 "adoptable": self.adoption is not None and self.status == DIVERGENT,
-                "adopt_diff": self.adoption.diff if self.adoption is not None else ""}
+                "adopt_diff": self.adoption.diff if self.adoption is not None else "",
+                "repairable": self.repair is not None and self.status == DIVERGENT,
+                "repair_diff": self.repair.diff if self.repair is not None else ""}
 
 
 @dataclass
@@ -213,6 +219,9 @@ def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Art
         else:
             artifact.reason = (f"owned keys absent: {', '.join(artifact.adoption.added_keys)}; "
                                "`provision --adopt` adds them and keeps the rest of the file")
+    if status == DIVERGENT and artifact.adoption is None:
+        artifact.repair = offer_repair(item, found, prefix)
+        artifact.reason += f"; {REPAIR_HINT}" if artifact.repair is not None else ""
     return artifact
 
 
@@ -434,7 +443,8 @@ def apply_plan(plan: ResidentPlan) -> ResidentPlan:
 
 
 def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: str | None = None,
-                plans: list[ResidentPlan] | None = None, adopt: bool = False) -> list[ResidentPlan]:
+                plans: list[ResidentPlan] | None = None, adopt: bool = False,
+                repair: bool = False) -> list[ResidentPlan]:
     """Provision: the whole plan first; if anything anywhere is DIVERGENT, nothing is written.
 
     With ``adopt``, a DIVERGENT file that is adoptable (its owned keys only absent) does not block:
@@ -444,7 +454,9 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
         fresh = _refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in plans])
     else:
         fresh = plan_fleet(fleet, resident_id, interpreter=interpreter)
-    blocking = [a for p in fresh for a in p.divergent() if not (adopt and a.adoption is not None)]
+    for art in (a for p in fresh for a in p.divergent() if repair and a.repair is not None):
+        art.adoption = art.repair  # written like an adoption: planned bytes re-checked, exchanged, verified
+    blocking = [a for p in fresh for a in p.divergent() if not ((adopt or repair) and a.adoption is not None)]
     if blocking:
         raise divergent_error(fresh, only=blocking)
     pending = [art for plan in fresh for art in plan.artifacts if art.status == PENDING]
@@ -483,7 +495,11 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
     for plan in after:  # report what this run wrote as CREATED / ADOPTED, as the reference composer does
         for art in plan.artifacts:
             if art.path in born and art.status == MATCH:
-                if born[art.path].adoption is not None:
+                if isinstance(born[art.path].adoption, Repair):
+                    art.repair = born[art.path].adoption
+                    keys = ", ".join(art.repair.added_keys)
+                    art.status, art.reason = REPAIRED, f"repaired now: rewrote {keys}, kept the rest of the file"
+                elif born[art.path].adoption is not None:
                     art.adoption = born[art.path].adoption  # what was written, for the report
                     keys = ", ".join(art.adoption.added_keys)
                     art.status, art.reason = ADOPTED, f"adopted now: added {keys}, kept the rest of the file"

@@ -38,7 +38,7 @@ def test_plan_provision_plan_cycle_with_json(tmp_path, capsys):
     assert list(kimi) == ["agent_id", "harness", "instance_home", "memory_dir", "repo", "artifacts"]
     assert (kimi["agent_id"], kimi["harness"], oc["agent_id"]) == (KIMI, "kimi-code", OPENCODE)
     assert list(kimi["artifacts"][0]) == ["path", "owner", "status", "owned_keys", "reason", "diff",
-                                         "adoptable", "adopt_diff"]
+                                         "adoptable", "adopt_diff", "repairable", "repair_diff"]
     assert [a["status"] for a in kimi["artifacts"]] == ["PENDING"] * 7
     assert [a["owner"] for a in oc["artifacts"]] == ["bearer"] * 4 + ["fleet"] * 2
 
@@ -60,7 +60,7 @@ def test_divergence_exit_3_writes_nothing_then_set_aside_recovers(tmp_path, caps
     code, out, _ = run(capsys, "plan", "--fleet", str(manifest), "--json")
     assert code == 3
     found = next(a for r in json.loads(out)["residents"] for a in r["artifacts"] if a["path"] == config)
-    assert found["status"] == "DIVERGENT" and found["reason"] == "owned keys differ: hooks"
+    assert found["status"] == "DIVERGENT" and found["reason"].startswith("owned keys differ: hooks; `provision --repair`")
     assert '+      "command": "sneaky",' in found["diff"]
 
     code, out, err = run(capsys, "provision", "--fleet", str(manifest))

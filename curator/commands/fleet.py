@@ -34,6 +34,9 @@ def register(subparsers) -> None:
     provision.add_argument("--adopt", action="store_true",
                            help="add the fleet's owned keys into existing files that lack them (plan lists them "
                                 "as adoptable), keeping everything else; the diffs are printed before writing")
+    provision.add_argument("--repair", action="store_true",
+                           help="rewrite, in place, the owned values of files whose owned keys hold other values "
+                                "(plan lists them as repairable), keeping every other byte; the diffs are printed first")
     provision.set_defaults(func=run_provision)
 
     aside = subparsers.add_parser("set-aside", help="rename a DIVERGENT file to <name>.divergent-<UTC stamp>")
@@ -80,15 +83,17 @@ def run_plan(args) -> int:
 def run_provision(args) -> int:
     fleet = load_manifest(args.fleet)
     planned = None
-    if args.adopt:  # the diffs first; apply re-plans and writes only what it re-checked
+    if args.adopt or args.repair:  # the diffs first; apply re-plans and writes only what it re-checked
         planned = composer.plan_fleet(fleet, args.resident)
-        adoptions = [a.adoption for p in planned for a in p.artifacts if a.adoption is not None]
+        adoptions = [a.adoption for p in planned for a in p.artifacts if args.adopt and a.adoption is not None]
+        repairs = [a.repair for p in planned for a in p.artifacts if args.repair and a.repair is not None]
         if not args.json:
-            for item in adoptions:
-                print(f"adopting {item.path}: adding {', '.join(item.added_keys)}")
-                sys.stdout.write(_indented(item.diff))
+            for verb, what, items in (("adopting", "adding", adoptions), ("repairing", "rewriting", repairs)):
+                for item in items:
+                    print(f"{verb} {item.path}: {what} {', '.join(item.added_keys)}")
+                    sys.stdout.write(_indented(item.diff))
     try:
-        plans = composer.apply_fleet(fleet, plans=planned, adopt=True) if args.adopt else \
+        plans = composer.apply_fleet(fleet, plans=planned, adopt=args.adopt, repair=args.repair) if planned else \
             composer.apply_fleet(fleet, args.resident)
     except CuratorError as err:
         if err.code != "FLEET_WORKSPACE_DIVERGENT":
@@ -125,14 +130,20 @@ def _print(plans: list[composer.ResidentPlan], as_json: bool, *, done: bool = Fa
                 if art.adoption is not None:
                     print("            adoptable; `provision --adopt` would write:")
                     sys.stdout.write(_indented(art.adoption.diff))
+                elif art.repair is not None:
+                    print("            repairable; `provision --repair` would write:")
+                    sys.stdout.write(_indented(art.repair.diff))
                 else:
                     sys.stdout.write(_indented(art.diff))
     # A plan's absent files are PENDING (to create); provision reports the ones it wrote as CREATED.
     statuses = (composer.MATCH, composer.CREATED if done else composer.PENDING, composer.DIVERGENT)
     counts = [f"{sum(a.status == s for p in plans for a in p.artifacts)} {s}" for s in statuses]
     adoptable = sum(a.adoption is not None and a.status == composer.DIVERGENT for p in plans for a in p.artifacts)
+    repairable = sum(a.repair is not None and a.status == composer.DIVERGENT for p in plans for a in p.artifacts)
     adopted = sum(a.status == composer.ADOPTED for p in plans for a in p.artifacts)
-    extra = f" ({adoptable} adoptable)" if adoptable else f", {adopted} ADOPTED" if adopted else ""
+    repaired = sum(a.status == composer.REPAIRED for p in plans for a in p.artifacts)
+    extra = (f" ({adoptable} adoptable)" if adoptable else "") + (f" ({repairable} repairable)" if repairable else "")
+    extra += (f", {adopted} ADOPTED" if adopted else "") + (f", {repaired} REPAIRED" if repaired else "")
     print(f"{len(plans)} resident(s): {', '.join(counts)}{extra}")
 
 
