@@ -25,7 +25,7 @@ from pathlib import Path
 from curator.errors import CuratorError, from_os_error
 from curator.fsio import (MAX_READ_BYTES, atomic_write, exclusive_create, fsync_dir, hold, link_new, remove_dead_temps,
                           stop_point, swap, write_temp)
-from generators import adoption, claude, emission, kimi, layout, opencode, shared_files
+from generators import adoption, claude, emission, keep, kimi, layout, opencode, shared_files
 from generators.repair import REPAIR_HINT, Repair, offer as offer_repair
 from generators.emission import (CREATE_ONLY, FLEET, WHOLE_FILE, WHOLE_FILE_KEY,  # noqa: F401 (re-exported)
                                  EmittedFile)
@@ -37,9 +37,10 @@ PENDING = "PENDING"  # absent; provision will create it
 CREATED = "CREATED"  # written by the provision run that reports it
 ADOPTED = "ADOPTED"  # an existing file this provision --adopt run added the owned keys to
 REPAIRED = "REPAIRED"  # an existing file this provision --repair run rewrote the owned values of
+KEPT = keep.KEPT  # a file the manifest says the resident keeps by hand: never written, blocks nothing
 MATCH = "MATCH"
 DIVERGENT = "DIVERGENT"
-STATUSES = (DIVERGENT, PENDING, CREATED, ADOPTED, REPAIRED, MATCH)  # every artifact status, worst first
+STATUSES = (DIVERGENT, PENDING, CREATED, ADOPTED, REPAIRED, KEPT, MATCH)  # every artifact status, worst first
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 OWNED_DIFFER = "owned keys differ: "
 
@@ -150,7 +151,13 @@ def plan_resident(fleet: Fleet, resident: Resident, *, interpreter: str | None =
 def plan_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: str | None = None) -> list[ResidentPlan]:
     residents = [fleet.resident(resident_id)] if resident_id is not None else list(fleet.residents)
     interpreter = interpreter or fleet.hook_python or kimi.resolve_interpreter()  # once, not per seat
-    return _refuse_shared(fleet, [plan_resident(fleet, r, interpreter=interpreter) for r in residents])
+    return _keep(fleet, _refuse_shared(fleet, [plan_resident(fleet, r, interpreter=interpreter) for r in residents]))
+
+
+def _keep(fleet: Fleet, plans: list[ResidentPlan]) -> list[ResidentPlan]:
+    for plan in plans:  # after the shared-file check: keeping never hides a manifest problem
+        keep.mark_kept(plan.resident, plan.artifacts, fleet.path)
+    return plans
 
 
 def _refuse_shared(fleet: Fleet, plans: list[ResidentPlan]) -> list[ResidentPlan]:
@@ -451,7 +458,8 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
     the owned keys are added to it (``Artifact.adoption``), atomically and re-checked against the
     bytes it was planned from. Any other DIVERGENT file still refuses the whole run."""
     if plans is not None:
-        fresh = _refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in plans])
+        fresh = _keep(fleet, _refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter)
+                                                    for p in plans]))
     else:
         fresh = plan_fleet(fleet, resident_id, interpreter=interpreter)
     for art in (a for p in fresh for a in p.divergent() if repair and a.repair is not None):
@@ -481,7 +489,7 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
             where = err.filename or (art.path if art is not None else None)
             raise from_os_error(err, "cannot write", path=where, cls=PreparationError) from None
         raise
-    after = _refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in fresh])
+    after = _keep(fleet, _refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in fresh]))
     if any(p.divergent() for p in after):
         # Something moved while this run wrote (another writer, a racing provision): never report
         # success over a seat that is not clean, and leave no half-born seat behind.

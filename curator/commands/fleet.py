@@ -16,6 +16,7 @@ from curator.fsio import exclusive_create, remove_dead_temps
 from generators import composer
 from generators.errors import PreparationError
 from generators.manifest import example_manifest, load_manifest
+from generators.set_aside_loss import describe as describe_loss
 
 DEFAULT_MANIFEST = "fleet.toml"
 
@@ -107,8 +108,14 @@ def run_provision(args) -> int:
 
 def run_set_aside(args) -> int:
     fleet = load_manifest(args.fleet)
-    moved = composer.set_aside(fleet, fleet.resident(args.resident), args.path)
+    resident = fleet.resident(args.resident)
+    target = Path(args.path).expanduser().absolute()
+    art = next((a for a in composer.plan_fleet(fleet, args.resident)[0].artifacts if a.path == target), None)
+    found = target.read_bytes() if art is not None and art.status == composer.DIVERGENT and target.is_file() else None
+    moved = composer.set_aside(fleet, resident, args.path)
     print(f"set aside: {args.path} -> {moved}")
+    if art is not None and found is not None:
+        print(describe_loss(art, found))
     print("next: seat-curator provision re-creates the fleet's version; compare the two by hand")
     return 0
 
@@ -135,9 +142,13 @@ def _print(plans: list[composer.ResidentPlan], as_json: bool, *, done: bool = Fa
                     sys.stdout.write(_indented(art.repair.diff))
                 else:
                     sys.stdout.write(_indented(art.diff))
+            elif art.status == composer.KEPT:
+                print(f"            {art.reason}")
     # A plan's absent files are PENDING (to create); provision reports the ones it wrote as CREATED.
     statuses = (composer.MATCH, composer.CREATED if done else composer.PENDING, composer.DIVERGENT)
     counts = [f"{sum(a.status == s for p in plans for a in p.artifacts)} {s}" for s in statuses]
+    kept = sum(a.status == composer.KEPT for p in plans for a in p.artifacts)
+    counts += [f"{kept} KEPT"] if kept else []
     adoptable = sum(a.adoption is not None and a.status == composer.DIVERGENT for p in plans for a in p.artifacts)
     repairable = sum(a.repair is not None and a.status == composer.DIVERGENT for p in plans for a in p.artifacts)
     adopted = sum(a.status == composer.ADOPTED for p in plans for a in p.artifacts)

@@ -392,13 +392,18 @@ class FleetScreen(Screen):
 def ask_set_aside(app, fleet, plan, artifact, then) -> None:
     """Confirm, then rename the divergent file to <name>.divergent-<UTC stamp>; ``then()`` re-plans."""
     from generators.composer import set_aside
+    from generators.set_aside_loss import describe
 
+    try:
+        found = artifact.path.read_bytes()
+    except OSError:
+        found = None
     body = Content("\n").join([
         artifact_detail(artifact, with_diff=False),
         verbatim(""),
-        verbatim(f"Rename it to {artifact.path.name}.divergent-<UTC stamp> (nothing is deleted); "
-                 "the next provision re-creates the fleet's version. If the edit was meant to stay, "
-                 "cancel and keep it by hand: it is then the resident's file."),
+        verbatim(f"Rename it to {artifact.path.name}.divergent-<UTC stamp>; the next provision re-creates "
+                 f"the fleet's version. {describe(artifact, found)} If the edit was meant to stay, cancel "
+                 "and keep it by hand (keep = [...] on the resident in the manifest)."),
     ])
 
     def decided(yes: bool | None) -> None:
