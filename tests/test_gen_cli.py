@@ -90,3 +90,19 @@ def test_errors_are_one_line_with_exit_1(tmp_path, capsys):
     assert code == 1 and "no resident '@ghost'" in err
     code, _, err = run(capsys, "plan", "--fleet", str(good), "--resident", "@ghost")
     assert code == 1 and "no resident '@ghost'" in err
+
+
+def test_hook_python_is_a_per_host_setting_and_a_moved_interpreter_is_repaired(tmp_path, capsys):
+    manifest = write_fleet(tmp_path)
+    code, _, _ = run(capsys, "provision", "--fleet", str(manifest), "--hook-python", "/opt/host-a/bin/python3")
+    assert code == 0
+    config = next(tmp_path.rglob("config.toml"))
+    assert "'/opt/host-a/bin/python3' -I -S" in config.read_text()
+    # The host's interpreter moved: the owned hook commands differ, and repair rewrites just them.
+    assert run(capsys, "plan", "--fleet", str(manifest), "--hook-python", "/opt/host-b/bin/python3")[0] == 3
+    code, out, _ = run(capsys, "provision", "--fleet", str(manifest), "--hook-python", "/opt/host-b/bin/python3",
+                       "--repair")
+    assert code == 0 and "REPAIRED" in out
+    assert "host-a" not in config.read_text() and "'/opt/host-b/bin/python3' -I -S" in config.read_text()
+    code, _, err = run(capsys, "plan", "--fleet", str(manifest), "--hook-python", "python3")
+    assert code == 1 and "--hook-python must be an absolute interpreter path" in err

@@ -51,6 +51,9 @@ def _fleet_args(parser) -> None:
     parser.add_argument("--fleet", default=DEFAULT_MANIFEST, metavar="F", help="the fleet manifest (default: ./fleet.toml)")
     parser.add_argument("--resident", metavar="ID", help="only this resident (agent id)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--hook-python", metavar="PATH",
+                        help="this host's interpreter for the hook commands (default: the manifest's hook_python, "
+                             "else the interpreter running seat-curator)")
 
 
 def run_init_fleet(args) -> int:
@@ -76,7 +79,7 @@ def run_init_fleet(args) -> int:
 
 def run_plan(args) -> int:
     fleet = load_manifest(args.fleet)
-    plans = composer.plan_fleet(fleet, args.resident)
+    plans = composer.plan_fleet(fleet, args.resident, interpreter=_hook_python(args))
     _print(plans, args.json)
     return composer.plan_exit_code(plans)
 
@@ -85,7 +88,7 @@ def run_provision(args) -> int:
     fleet = load_manifest(args.fleet)
     planned = None
     if args.adopt or args.repair:  # the diffs first; apply re-plans and writes only what it re-checked
-        planned = composer.plan_fleet(fleet, args.resident)
+        planned = composer.plan_fleet(fleet, args.resident, interpreter=_hook_python(args))
         adoptions = [a.adoption for p in planned for a in p.artifacts if args.adopt and a.adoption is not None]
         repairs = [a.repair for p in planned for a in p.artifacts if args.repair and a.repair is not None]
         if not args.json:
@@ -95,15 +98,24 @@ def run_provision(args) -> int:
                     sys.stdout.write(_indented(item.diff))
     try:
         plans = composer.apply_fleet(fleet, plans=planned, adopt=args.adopt, repair=args.repair) if planned else \
-            composer.apply_fleet(fleet, args.resident)
+            composer.apply_fleet(fleet, args.resident, interpreter=_hook_python(args))
     except CuratorError as err:
         if err.code != "FLEET_WORKSPACE_DIVERGENT":
             raise
         if args.json:  # the report still goes out, so a script sees which files diverged
-            _print(composer.plan_fleet(fleet, args.resident), True)
+            _print(composer.plan_fleet(fleet, args.resident, interpreter=_hook_python(args)), True)
         raise
     _print(plans, args.json, done=True)
     return 0
+
+
+def _hook_python(args) -> str | None:
+    """The --hook-python given (absolute, like the manifest's hook_python), or None."""
+    if args.hook_python is None:
+        return None
+    if not Path(args.hook_python).is_absolute() or "\x00" in args.hook_python:
+        raise PreparationError(f"--hook-python must be an absolute interpreter path, got {args.hook_python!r}")
+    return args.hook_python
 
 
 def run_set_aside(args) -> int:
