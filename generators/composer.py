@@ -70,6 +70,8 @@ class Artifact:
     adoption: adoption.Adoption | None = field(default=None, repr=False, compare=False)
     # A DIVERGENT file whose owned values can be rewritten in place: what `provision --repair` would write.
     repair: Repair | None = field(default=None, repr=False, compare=False)
+    # The owned keys whose values differ (a DIVERGENT file that parsed): what the fleet panel marks.
+    differing: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def roles(self) -> tuple[str, ...]:
@@ -218,6 +220,7 @@ def _plan_file(item: EmittedFile, prefix: str, walk: _Walk | None = None) -> Art
     artifact = Artifact(item.path, item.owner, status, keys, reason, diff, emitted=item,
                         found_id=("file", found_stat.st_dev, found_stat.st_ino))
     if status == DIVERGENT and item.owned is not None and reason.startswith(OWNED_DIFFER):
+        artifact.differing = tuple(reason[len(OWNED_DIFFER):].split(", "))
         try:
             artifact.adoption = adoption.adopt(item.path, item.convergence, found, item.owned, prefix)
         except adoption.NotAdoptable as why:
@@ -254,7 +257,7 @@ def _compare(item: EmittedFile, found: bytes, prefix: str,
     if not changed:
         return MATCH, OWNED_MATCH, "", owned
     keys = tuple(dict.fromkeys(owned + tuple(k for k in actual if k not in owned)))
-    return (DIVERGENT, OWNED_DIFFER + ", ".join(changed),
+    return (DIVERGENT, OWNED_DIFFER + ", ".join(changed),  # _plan_file reads the keys back from here
             _text_diff(item.path, render(expected), render(actual)), keys)
 
 

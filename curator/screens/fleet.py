@@ -22,7 +22,7 @@ import styles
 from curator.errors import CuratorError
 from curator.meter import measure
 from curator.screens.dialogs import ConfirmDialog
-from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head
+from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head, worst_first
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
 from curator.widgets.text_input import TextInput
@@ -231,7 +231,7 @@ class FleetScreen(Screen):
         if plan is None:
             text.update(verbatim("No resident matches the filter." if self.plans else ""))
             return
-        artifacts = grid.current_artifacts()
+        artifacts = worst_first(grid.current_artifacts())  # the file that needs a look leads
         text.update(Content("\n\n").join(
             [plan_head(plan)] + [artifact_detail(a, plan=plan, diff=self.file_diffs.get(a.path)) for a in artifacts]))
 
