@@ -36,8 +36,9 @@ def write_inventory(tmp_path: Path) -> Path:
              f"    seat_curator_python: {json.dumps(sys.executable)}",  # seat-curator is installed there
              f"    ansible_python_interpreter: {json.dumps(sys.executable)}", "  hosts:"]
     for host, resident in HOSTS.items():
+        carried = [resident] + (["@neo-opencode-juno"] if host == "h1" else [])  # h1 carries two seats
         lines += [f"    {host}:", f"      seat_curator_root: {json.dumps(str(tmp_path / 'hosts' / host))}",
-                  f"      seat_curator_residents: [{json.dumps(resident)}]"]
+                  f"      seat_curator_residents: {json.dumps(carried)}"]
     lines.append(f"      seat_curator_hook_python: {H3_HOOK_PYTHON}")
     (tmp_path / "ansible.cfg").write_text("[defaults]\n")
     path = tmp_path / "inventory.yml"
@@ -92,7 +93,8 @@ def test_check_run_rerun_hand_edit_and_repair_over_three_hosts(tmp_path):
     settings = next((hosts / "h3").rglob("settings.json"))
     assert f"'{H3_HOOK_PYTHON}' -I -S" in settings.read_text()
     assert config.is_file() and (hosts / "h2" / "repos" / "juno" / "opencode.jsonc").is_file()
-    assert not list((hosts / "h1").rglob("opencode.jsonc")) and not list((hosts / "h2").rglob("config.toml"))
+    assert (hosts / "h1" / "repos" / "juno" / "opencode.jsonc").is_file()  # h1's second resident, in one call
+    assert not list((hosts / "h2").rglob("config.toml")) and not list((hosts / "h3").rglob("opencode.jsonc"))
 
     # Again: nothing changes, not a byte.
     before = tree_bytes(hosts)

@@ -21,10 +21,6 @@ options:
       - The manifest's text, read as if it were at O(fleet) (relative paths resolve from there).
       - Lets check mode plan a host the manifest has not been copied to yet, so nothing is written.
     type: str
-  resident:
-    description: The resident's C(agent_id) in the manifest.
-    type: str
-    required: true
   hook_python:
     description:
       - Absolute path of the interpreter on the target host that generated hook commands run.

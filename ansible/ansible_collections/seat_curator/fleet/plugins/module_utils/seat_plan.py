@@ -29,9 +29,11 @@ else:
 COMMON_ARGS = dict(
     fleet=dict(type="path", required=True),
     content=dict(type="str"),
-    resident=dict(type="str", required=True),
     hook_python=dict(type="path"),
 )
+# A whole host's residents in one call: planned together, written only if none of them diverged.
+RESIDENTS_ARGS = dict(resident=dict(type="str"), residents=dict(type="list", elements="str"))
+RESIDENTS_RULES = dict(mutually_exclusive=[("resident", "residents")], required_one_of=[("resident", "residents")])
 
 WAYS_OUT = {
     "repair": "repair: true rewrites only the owned values and keeps the rest of the file",
@@ -41,10 +43,10 @@ WAYS_OUT = {
 }
 
 
-def run_module(extra_args, run):
+def run_module(extra_args, run, **rules):
     """Parse the options, check seat-curator is importable here, call ``run(module)`` and exit with
     its result; a seat-curator error fails the task with its one line (every file left as it was)."""
-    module = AnsibleModule(argument_spec=dict(COMMON_ARGS, **extra_args), supports_check_mode=True)
+    module = AnsibleModule(argument_spec=dict(COMMON_ARGS, **extra_args), supports_check_mode=True, **rules)
     if IMPORT_ERROR is not None:
         module.fail_json(msg=missing_required_lib("seat-curator"), exception=IMPORT_ERROR)
     try:
@@ -61,7 +63,9 @@ def load(params):
     else:
         fleet = load_manifest(params["fleet"])
     interpreter = params["hook_python"] or fleet.hook_python or resolve_interpreter()
-    return fleet, interpreter, composer.plan_fleet(fleet, params["resident"], interpreter=interpreter)
+    ids = params.get("residents") or [params["resident"]]
+    plans = [plan for rid in dict.fromkeys(ids) for plan in composer.plan_fleet(fleet, rid, interpreter=interpreter)]
+    return fleet, interpreter, plans
 
 
 def to_write(plans, adopt, repair):
@@ -84,10 +88,12 @@ def blocking(plans, adopt, repair):
             if not (repair and art.repair is not None) and not (adopt and art.adoption is not None)]
 
 
-def divergent_message(arts, fleet_path, resident):
+def divergent_message(arts, fleet_path, plans):
     """One message naming each blocking file, its owned keys and the way out for it."""
     lines = []
+    owner = {id(art): plan.agent_id for plan in plans for art in plan.artifacts}
     for art in arts:
+        resident = owner.get(id(art), "ID")
         if art.repair is not None:
             way = WAYS_OUT["repair"]
         elif art.adoption is not None:

@@ -24,6 +24,16 @@ description:
     and nothing is written for the resident.
   - Requires seat-curator installed for the Python interpreter Ansible uses on the target host.
 options:
+  resident:
+    description: The resident's C(agent_id) in the manifest (or use O(residents)).
+    type: str
+  residents:
+    description:
+      - Several residents of this host in one call (the example playbook passes the host's list).
+      - They are planned together and written only if none of them has a DIVERGENT file, as
+        C(seat-curator provision) does for a fleet; one module start serves them all.
+    type: list
+    elements: str
   adopt:
     description: Add the fleet's owned keys to existing files that only lack them (C(provision --adopt)).
     type: bool
@@ -81,6 +91,7 @@ hook_python:
 
 from ansible_collections.seat_curator.fleet.plugins.module_utils.seat_plan import (blocking, divergent_message,
                                                                                    file_diffs, file_results, load,
+                                                                                   RESIDENTS_ARGS, RESIDENTS_RULES,
                                                                                    run_module, to_write)
 
 try:
@@ -91,29 +102,34 @@ except ImportError:
 WRITTEN = ("CREATED", "ADOPTED", "REPAIRED")
 
 
+def worst(plans):
+    return next((s for s in composer.STATUSES if any(p.status == s for p in plans)), composer.MATCH)
+
+
 def run(module):
     params = module.params
     fleet, interpreter, plans = load(params)
     adopt, repair = params["adopt"], params["repair"]
     stuck = blocking(plans, adopt, repair)
     if stuck:
-        module.fail_json(msg=divergent_message(stuck, fleet.path, params["resident"]),
+        module.fail_json(msg=divergent_message(stuck, fleet.path, plans),
                          files=file_results(plans), status="DIVERGENT", hook_python=interpreter)
     writes = to_write(plans, adopt, repair)
     result = {"changed": bool(writes), "hook_python": interpreter}
     if module._diff:
         result["diff"] = file_diffs(writes)
     if module.check_mode or not writes:
-        result.update(files=file_results(plans), status=plans[0].status)
+        result.update(files=file_results(plans), status=worst(plans))
         return result
     after = composer.apply_fleet(fleet, plans=plans, adopt=adopt, repair=repair)
     result.update(changed=any(a.status in WRITTEN for p in after for a in p.artifacts),
-                  files=file_results(after), status=after[0].status)
+                  files=file_results(after), status=worst(after))
     return result
 
 
 def main():
-    run_module(dict(adopt=dict(type="bool", default=False), repair=dict(type="bool", default=False)), run)
+    run_module(dict(RESIDENTS_ARGS, adopt=dict(type="bool", default=False), repair=dict(type="bool", default=False)),
+               run, **RESIDENTS_RULES)
 
 
 if __name__ == "__main__":

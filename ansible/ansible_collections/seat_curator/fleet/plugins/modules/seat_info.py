@@ -17,6 +17,11 @@ description:
   - As Ansible asks of C(_info) modules, the results are returned as values (register them), not
     as C(ansible_facts); the example playbook sets them as facts per host.
   - Requires seat-curator installed for the Python interpreter Ansible uses on the target host.
+options:
+  resident:
+    description: The resident's C(agent_id) in the manifest.
+    type: str
+    required: true
 extends_documentation_fragment:
   - seat_curator.fleet.seat
 author:
@@ -101,7 +106,7 @@ def run(module):
 
 
 def main():
-    run_module({}, run)
+    run_module(dict(resident=dict(type="str", required=True)), run)
 
 
 if __name__ == "__main__":
