@@ -79,3 +79,18 @@ async def test_the_set_aside_prompt_names_the_residents_keys_the_new_file_will_l
         await pilot.press("n")
         await settle(app, pilot)
         assert '"model": "anthropic/claude-sonnet"' in path.read_text(encoding="utf-8")
+
+
+async def test_a_kept_file_shows_as_kept_and_is_counted(tmp_path):
+    manifest = write_fleet(tmp_path / "fleet")
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(text.replace('harness = "kimi-code"', 'harness = "kimi-code"\nkeep = ["config.toml"]', 1),
+                        encoding="utf-8")
+    config = artifact_path(manifest, "config.toml")
+    config.write_text('default_model = "mine"\n', encoding="utf-8")  # the resident's own, no fleet keys
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        fleet = app.screen
+        assert cell(fleet, KIMI, ROLE_CONFIG) == "= KEPT"
+        assert "1 KEPT" in str(fleet.query_one("#status").render()) and "0 DIVERGENT" in str(fleet.query_one("#status").render())

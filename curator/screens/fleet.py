@@ -27,7 +27,7 @@ from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
 from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import verbatim
-from generators.composer import DIVERGENT, MATCH, PENDING
+from generators.composer import DIVERGENT, KEPT, MATCH, PENDING
 
 
 def read_meter(memory_dir: Path, limits):
@@ -183,8 +183,9 @@ class FleetScreen(Screen):
 
     def show_counts(self) -> None:
         statuses = [a.status for p in self.plans for a in p.artifacts]
+        shown = (MATCH, PENDING, DIVERGENT) + ((KEPT,) if KEPT in statuses else ())
         self.set_status(f"{len(self.plans)} residents · "
-                        + " · ".join(f"{statuses.count(s)} {s}" for s in (MATCH, PENDING, DIVERGENT)),
+                        + " · ".join(f"{statuses.count(s)} {s}" for s in shown),
                         "$error" if DIVERGENT in statuses else "")
 
     def boot_cells(self) -> dict:
