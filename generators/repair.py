@@ -25,11 +25,13 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import tomlkit
+from tomlkit.items import AoT, Whitespace
 
 from generators import adoption
 from generators.adoption import (MAX_BYTES, Adoption, NotAdoptable, _insertions, _line_indent, _Scan, owned_path,
@@ -156,6 +158,14 @@ def _plain(value: object) -> object:
 
 
 def _toml_repair(text: str, edits) -> str:
+    """tomlkit writes new tables with LF: in a file that is CRLF throughout, they get CRLF too."""
+    out = _toml_edit(text, edits)
+    if "\r\n" in text and "\n" not in text.replace("\r\n", ""):
+        out = re.sub(r"(?<!\r)\n", "\r\n", out)
+    return out
+
+
+def _toml_edit(text: str, edits) -> str:
     doc = tomlkit.parse(text)
     for path, value, key in edits:
         if owns_entries(key):
@@ -179,15 +189,37 @@ def _toml_set(container, key: str, value: object) -> None:
             del current[name]
         for name, item in value.items():
             _toml_set(current, name, item)
-    elif isinstance(value, list) and isinstance(current, list) and len(value) == len(current) and \
-            all(isinstance(a, dict) and isinstance(b, dict) for a, b in zip(value, current)):
-        for table, item in zip(current, value):  # an array of tables: each table in place
-            for name in [name for name in table if name not in item]:
-                del table[name]
-            for name, field in item.items():
-                _toml_set(table, name, field)
+    elif isinstance(current, AoT) and value and all(isinstance(item, dict) for item in value):
+        _toml_set_tables(current, value)
     else:
         container[key] = value
+
+
+def _toml_set_tables(tables: AoT, value: list[dict]) -> None:
+    """An array of tables, in place: the tables both have are repaired key by key, extra ones go
+    from the end, missing ones are appended; the blank lines after the array stay after it."""
+    for table, item in zip(tables, value):
+        for name in [name for name in table if name not in item]:
+            del table[name]
+        for name, field in item.items():
+            _toml_set(table, name, field)
+    if len(tables) == len(value):
+        return
+    gap = _trailing_whitespace(tables[-1])
+    while len(tables) > len(value):
+        del tables[len(tables) - 1]
+    for item in value[len(tables):]:
+        tables.append(item)
+    if gap is not None:
+        tables[-1].value.body.append(gap)
+
+
+def _trailing_whitespace(table):
+    """Take the blank lines that end a table (they separate the array from what follows)."""
+    body = table.value.body
+    if body and body[-1][0] is None and isinstance(body[-1][1], Whitespace):
+        return body.pop()
+    return None
 
 
 # ------------------------------------------------------------------------------------------- JSON

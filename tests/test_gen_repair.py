@@ -13,6 +13,7 @@ import pytest
 from curator.cli import main
 from generators import composer, layout
 from generators.manifest import load_manifest
+from test_gen_adoption import only_insertions
 from test_gen_fixtures import KIMI, OPENCODE, tree_bytes, write_fleet
 
 
@@ -204,4 +205,21 @@ def test_repair_claude_settings_owned_entries_in_place(tmp_path, capsys):
     fixed = json.loads(after)
     assert fixed["model"] == "opus" and fixed["hooks"]["SessionStart"][0]["hooks"][0]["command"] == "echo mine"
     assert fixed["permissions"]["allow"] == ["Bash(ls)", "mcp__neo-mjs-memory-core", "Read"]
+    assert run(capsys, "plan", "--fleet", str(manifest))[0] == 0
+
+
+def test_repair_toml_appends_a_new_fleet_hook_table_and_keeps_what_follows(tmp_path, capsys):
+    """The fleet gained a hook after the seat was born: the array of tables grows by one, in place;
+    the resident's table after it, its comments, blank lines and CRLF stay byte for byte."""
+    manifest = write_fleet(tmp_path)
+    assert run(capsys, "provision", "--fleet", str(manifest))[0] == 0
+    config = layout.instance_home(load_manifest(manifest).instance_root, KIMI, "kimi-code") / "config.toml"
+    before = crlf(config.read_text() + "\n[providers.mine]   # a provider of my own\ntype = \"openai\"\n")
+    config.write_bytes(before.encode())
+    write_fleet(tmp_path, '\n[[hooks]]\nevent = "Stop"\ncommand = "/usr/local/bin/notify"\n')
+    assert run(capsys, "provision", "--fleet", str(manifest), "--repair")[0] == 0
+    after = config.read_bytes().decode()
+    assert only_insertions(before, after) and "\n" not in after.replace("\r\n", "")
+    assert after.endswith('\r\n\r\n[providers.mine]   # a provider of my own\r\ntype = "openai"\r\n')
+    assert [h["event"] for h in tomllib.loads(after)["hooks"]] == ["UserPromptSubmit", "PostCompact", "Stop"]
     assert run(capsys, "plan", "--fleet", str(manifest))[0] == 0
