@@ -11,7 +11,7 @@ import json5
 import pytest
 
 from curator.cli import main
-from generators import composer, layout
+from generators import composer, layout, repair
 from generators.manifest import load_manifest
 from tests.generators.test_adoption import only_insertions
 from tests.support.fleets import KIMI, OPENCODE, tree_bytes, write_fleet
@@ -223,3 +223,49 @@ def test_repair_toml_appends_a_new_fleet_hook_table_and_keeps_what_follows(tmp_p
     assert after.endswith('\r\n\r\n[providers.mine]   # a provider of my own\r\ntype = "openai"\r\n')
     assert [h["event"] for h in tomllib.loads(after)["hooks"]] == ["UserPromptSubmit", "PostCompact", "Stop"]
     assert run(capsys, "plan", "--fleet", str(manifest))[0] == 0
+
+
+def _random_jsonc(rng, newline: str) -> tuple[str, list[str]]:
+    """An opencode.jsonc as a resident might keep it: their own keys and comments around the two
+    owned values, which hold other values. Returns (text, the owned value texts in order)."""
+    comments = ["", " // mine", " /* note */"]
+    instructions = rng.choice(['["/elsewhere/NOTES.md"]', '[]', '[\n    "/a.md",\n    "/b.md"\n  ]', '"AGENTS.md"'])
+    server = rng.choice(['{ "type": "local", "command": ["old"], "enabled": true }',
+                         '{\n      "type": "local", // edited\n      "command": ["node", "old.js"],\n'
+                         '      "environment": { "TOKEN": "t0k" },\n      "enabled": false\n    }',
+                         '{ "type": "remote", "url": "https://x.invalid" }'])
+    mcp = [('"my-server": { "type": "local", "command": ["mine"] }', rng.choice(comments)),
+           (f'"neo-mjs-memory-core": {server}', rng.choice(comments))]
+    rng.shuffle(mcp)
+    members = [(f'"user_{n}": ' + rng.choice(['"anthropic/claude-sonnet"', "42", "true", '{ "bash": "ask" }',
+                                              '["a", "b",]', "null"]), rng.choice(comments))
+               for n in range(rng.randint(0, 3))]
+    members.insert(rng.randint(0, len(members)), (f'"instructions": {instructions}', rng.choice(comments)))
+    members.insert(rng.randint(0, len(members)),
+                   ('"mcp": {\n    ' + "\n    ".join(f"{m},{c}" for m, c in mcp) + "\n  }", ""))
+    trailing = rng.random() < 0.5  # JSONC allows a comma after the last member; many files have none
+    lines = [f"{m}{',' if trailing or i < len(members) - 1 else ''}{c}" for i, (m, c) in enumerate(members)]
+    text = "// my config\n{\n  " + "\n  ".join(lines) + "\n}\n"
+    held = sorted([instructions, server], key=text.index)
+    return text.replace("\n", newline), [h.replace("\n", newline) for h in held]
+
+
+@pytest.mark.slow  # json5 reads each case a few times: ~0.2 s a case on a shared machine
+def test_repair_fuzz_jsonc_never_touches_a_byte_outside_the_owned_values(tmp_path, capsys):
+    import random
+
+    manifest = write_fleet(tmp_path)
+    assert run(capsys, "provision", "--fleet", str(manifest))[0] == 0
+    fleet = load_manifest(manifest)
+    item = next(f for f in composer.emit_resident(fleet, fleet.resident(OPENCODE)) if f.path.name == "opencode.jsonc")
+    rng, repaired = random.Random(20261202), 0
+    for case in range(100):
+        text, held = _random_jsonc(rng, rng.choice(["\n", "\r\n"]))
+        json5.loads(text)  # a valid JSONC file to begin with
+        fixed = repair.repair(item.path, item.convergence, text.encode(), item.owned, fleet.mcp_prefix)
+        after = fixed.after.decode()
+        assert outside_unchanged(text, after, held), (case, text, after)
+        assert composer.project(item.convergence, fixed.after, fleet.mcp_prefix) == item.owned
+        assert ("\r\n" not in text) or "\n" not in after.replace("\r\n", "")
+        repaired += 1
+    assert repaired == 100
