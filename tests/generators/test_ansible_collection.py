@@ -140,3 +140,16 @@ def test_the_collection_builds_with_ansible_galaxy(tmp_path):
         names = set(archive.getnames())
     assert {"plugins/modules/seat.py", "plugins/modules/seat_info.py", "plugins/module_utils/seat_plan.py",
             "examples/playbook.yml", "examples/inventory.yml", "examples/fleet.toml", "meta/runtime.yml"} <= names
+
+
+def test_an_empty_residents_list_provisions_nothing(tmp_path):
+    """A host with no residents gets none: an empty list never means "the whole fleet"."""
+    write_inventory(tmp_path)
+    root = tmp_path / "hosts" / "h1"
+    args = {"fleet": str(root / "fleet.toml"), "content": MANIFEST.read_text(), "residents": []}
+    proc = subprocess.run([str(BIN / "ansible"), "-i", str(tmp_path / "inventory.yml"), "h1", "-o",
+                           "-m", "seat_curator.fleet.seat", "-a", json.dumps(args)],
+                          capture_output=True, text=True, env=env(tmp_path), cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    result = json.loads(proc.stdout.split("=> ", 1)[1])
+    assert result["changed"] is False and result["files"] == [] and not root.exists()

@@ -63,7 +63,8 @@ def load(params):
     else:
         fleet = load_manifest(params["fleet"])
     interpreter = params["hook_python"] or fleet.hook_python or resolve_interpreter()
-    ids = params.get("residents") or [params["resident"]]
+    # An empty list is no resident at all (never "every resident": that would be another host's seats).
+    ids = params["residents"] if params.get("residents") is not None else [params["resident"]]
     plans = [plan for rid in dict.fromkeys(ids) for plan in composer.plan_fleet(fleet, rid, interpreter=interpreter)]
     return fleet, interpreter, plans
 
