@@ -10,6 +10,7 @@ import os
 import re
 import subprocess
 import sys
+import sysconfig
 import tarfile
 from pathlib import Path
 
@@ -30,7 +31,19 @@ HOSTS = {"h1": "@neo-kimi-iris", "h2": "@neo-opencode-juno", "h3": "@neo-claude-
 H3_HOOK_PYTHON = "/opt/h3-python/bin/python3"  # a per-host interpreter setting (need not exist here)
 
 
-def write_inventory(tmp_path: Path) -> Path:
+def host_python(directory: Path) -> Path:
+    """A second interpreter, a copy (not a link) of this one, that imports seat-curator: a target
+    host's own Python, at a path the controller's is not."""
+    subprocess.run([sys.executable, "-m", "venv", "--copies", "--without-pip", str(directory)], check=True, timeout=120)
+    python = directory / "bin" / "python"
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    ours = sysconfig.get_paths()["purelib"]
+    Path(purelib, "seat_curator_tests.pth").write_text(f"import site; site.addsitedir({ours!r})\n")
+    return python
+
+
+def write_inventory(tmp_path: Path, h1_python: Path | None = None) -> Path:
     lines = ["seat_hosts:", "  vars:", "    ansible_connection: local", "    seat_curator_install: false",
              f"    seat_curator_manifest: {json.dumps(str(MANIFEST))}",
              f"    seat_curator_python: {json.dumps(sys.executable)}",  # seat-curator is installed there
@@ -39,6 +52,9 @@ def write_inventory(tmp_path: Path) -> Path:
         carried = [resident] + (["@neo-opencode-juno"] if host == "h1" else [])  # h1 carries two seats
         lines += [f"    {host}:", f"      seat_curator_root: {json.dumps(str(tmp_path / 'hosts' / host))}",
                   f"      seat_curator_residents: {json.dumps(carried)}"]
+        if host == "h1" and h1_python is not None:  # the modules run there with h1's own interpreter
+            lines += [f"      seat_curator_python: {json.dumps(str(h1_python))}",
+                      f"      ansible_python_interpreter: {json.dumps(str(h1_python))}"]
     lines.append(f"      seat_curator_hook_python: {H3_HOOK_PYTHON}")
     (tmp_path / "ansible.cfg").write_text("[defaults]\n")
     path = tmp_path / "inventory.yml"
@@ -73,7 +89,8 @@ def seat_info(tmp_path: Path, host: str) -> dict:
 
 
 def test_check_run_rerun_hand_edit_and_repair_over_three_hosts(tmp_path):
-    write_inventory(tmp_path)
+    h1_python = host_python(tmp_path / "h1-python")
+    write_inventory(tmp_path, h1_python)
     hosts = tmp_path / "hosts"
 
     # Check mode: changes reported per host, per file diffs with `<path> (content)` headers, nothing written.
@@ -90,6 +107,9 @@ def test_check_run_rerun_hand_edit_and_repair_over_three_hosts(tmp_path):
     code, out, recap = playbook(tmp_path)
     assert code == 0, out
     assert all(recap[h]["changed"] >= 1 for h in HOSTS), recap
+    # h1's hook commands name h1's interpreter, never the controller's.
+    assert f"'{h1_python}' -I -S" in config.read_text()
+    assert os.path.realpath(sys.executable) not in config.read_text()
     settings = next((hosts / "h3").rglob("settings.json"))
     assert f"'{H3_HOOK_PYTHON}' -I -S" in settings.read_text()
     assert config.is_file() and (hosts / "h2" / "repos" / "juno" / "opencode.jsonc").is_file()
