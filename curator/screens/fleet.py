@@ -22,7 +22,7 @@ import styles
 from curator.errors import CuratorError
 from curator.meter import measure
 from curator.screens.dialogs import ConfirmDialog
-from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head, worst_first
+from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head, role_status, worst_first
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
 from curator.widgets.text_input import TextInput
@@ -385,6 +385,41 @@ class FleetScreen(Screen):
             self.app.notify("Select a DIVERGENT cell to set its file aside.", severity="warning")
             return
         ask_set_aside(self.app, self.fleet, plan, divergent[0], self.refresh_plan)
+
+    def action_repair(self) -> None:
+        """Rewrite a DIVERGENT file's owned values in place (`provision --repair` for one file), after
+        a confirmation that shows the whole-file diff."""
+        from curator.widgets.verbatim import diff_content
+        from generators.composer import repair_file
+
+        grid = self.query_one(FleetGrid)
+        plan = grid.current_plan()
+        role = grid.current_role()  # a cell that shows MATCH has nothing to repair, even in a drifted file
+        repairable = [a for a in grid.current_artifacts() if role_status(a, role) == DIVERGENT and a.repair is not None]
+        if plan is None or not repairable or self.fleet is None:
+            self.app.notify("Select a DIVERGENT cell whose file is repairable (its reason says `provision --repair`).",
+                            severity="warning")
+            return
+        artifact, fleet = repairable[0], self.fleet
+        body = Content("\n").join([
+            verbatim(f"Only the owned values ({', '.join(artifact.repair.added_keys)}) change; every other byte "
+                     "stays. Written atomically, and refused if the file changed since this plan."),
+            diff_content(artifact.repair.diff),
+        ])
+
+        def decided(yes: bool | None) -> None:
+            if not yes:
+                self.app.notify("Not repaired: the file is as it was.", markup=False)
+                return
+            try:
+                repair_file(fleet, plan, artifact.path)
+            except CuratorError as err:
+                self.app.notify(str(err), title="Not repaired", severity="error", markup=False, timeout=10)
+            else:
+                self.app.notify(f"Repaired {artifact.path.name}", markup=False)
+            self.refresh_plan()
+
+        self.app.push_screen(ConfirmDialog(f"Repair {artifact.path.name}?", body, "Repair"), decided)
 
     def set_status(self, message: str, style: str = "") -> None:
         self.query_one("#status", Static).update(verbatim(message, style))

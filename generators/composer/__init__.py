@@ -16,7 +16,7 @@ The rooms: ``plan`` (statuses and the read-only plan), ``trusted_paths`` (the pa
 """
 
 from generators.composer.apply import (apply_fleet, apply_plan, divergent_error,  # noqa: F401 (re-exported)
-                                       remove_dead_temps_of)
+                                       remove_dead_temps_of, repair_file)
 from generators.composer.aside import set_aside, utc_stamp  # noqa: F401 (re-exported)
 from generators.composer.plan import (ADOPTED, CREATED, DIVERGENT, EMITTERS, KEPT, MATCH,  # noqa: F401 (re-exported)
                                       OWNED_DIFFER, OWNED_MATCH, PENDING, REPAIRED, STATUSES, Artifact, ResidentPlan,

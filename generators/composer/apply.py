@@ -111,6 +111,18 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
     return after
 
 
+def repair_file(fleet: Fleet, plan: ResidentPlan, path: Path) -> Artifact:
+    """Repair one file of ``plan``'s seat in place (its owned values only), re-planned first and
+    written like ``provision --repair`` writes it: planned bytes re-checked, exchanged, verified."""
+    fresh = keep_by_hand(fleet, refuse_shared(fleet, [plan_resident(fleet, plan.resident, interpreter=plan.interpreter)]))
+    art = next((a for a in fresh[0].artifacts if a.path == path and a.status == DIVERGENT and a.repair), None)
+    if art is None:
+        raise PreparationError("is not repairable now: re-plan to see why", path=path)
+    art.adoption = art.repair
+    _adopt(art)
+    return art
+
+
 def remove_dead_temps_of(plans: list[ResidentPlan]) -> list[Path]:
     """Remove the temp files a killed provision (or write of a fleet file) left beside the planned
     files (fsio.remove_dead_temps: only its own, only dead ones). A fleet file's can go whatever

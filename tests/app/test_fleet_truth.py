@@ -94,3 +94,28 @@ async def test_a_kept_file_shows_as_kept_and_is_counted(tmp_path):
         fleet = app.screen
         assert cell(fleet, KIMI, ROLE_CONFIG) == "= KEPT"
         assert "1 KEPT" in str(fleet.query_one("#status").render()) and "0 DIVERGENT" in str(fleet.query_one("#status").render())
+
+
+async def test_r_repairs_the_owned_values_and_keeps_the_residents_own_key(tmp_path):
+    manifest = write_example_fleet(tmp_path / "fleet")
+    path = make_divergent(manifest)
+    path.write_text(path.read_text(encoding="utf-8").replace('"instructions": [', '"model": "anthropic/claude-sonnet",'
+                                                             ' // mine\n  "instructions": [', 1), encoding="utf-8")
+    edited = path.read_text(encoding="utf-8")
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        select(app.screen, OPENCODE, ROLE_MCP)  # its MCP servers match: nothing to repair in this cell
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert "repairable" in " ".join(n.message for n in app._notifications) and path.read_text() == edited
+        select(app.screen, OPENCODE, ROLE_CONFIG)
+        await pilot.press("r")
+        await settle(app, pilot)
+        body = str(app.screen.query_one("#confirm-body").render())
+        assert '-    "/tmp/extra-notes.md",' in body
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert cell(app.screen, OPENCODE, ROLE_CONFIG) in ("✓ MATCH", "✓")
+        repaired = path.read_text(encoding="utf-8")
+        assert repaired == edited.replace('\n    "/tmp/extra-notes.md",', "", 1)  # just that, nothing else
