@@ -119,3 +119,15 @@ async def test_r_repairs_the_owned_values_and_keeps_the_residents_own_key(tmp_pa
         assert cell(app.screen, OPENCODE, ROLE_CONFIG) in ("✓ MATCH", "✓")
         repaired = path.read_text(encoding="utf-8")
         assert repaired == edited.replace('\n    "/tmp/extra-notes.md",', "", 1)  # just that, nothing else
+
+
+async def test_r_in_the_filter_types_an_r(tmp_path):
+    manifest = write_example_fleet(tmp_path / "fleet")
+    make_divergent(manifest)
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        select(app.screen, OPENCODE, ROLE_CONFIG)
+        await pilot.press("slash", "r")
+        await settle(app, pilot)
+        assert app.screen.query_one("#fleet-filter").value == "r" and not app.screen.query("#confirm-body")
