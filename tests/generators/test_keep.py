@@ -108,3 +108,12 @@ def test_set_aside_names_the_residents_keys_the_new_file_will_lack(tmp_path, cap
     assert code == 0
     assert "The re-created file will lack the resident's own model: they stay only in the renamed copy." in out
     assert "`provision --repair` rewrites only the owned values and keeps them." in out
+
+
+def test_set_aside_of_a_toml_config_names_the_residents_tables(tmp_path, capsys):
+    manifest = write_fleet(tmp_path)
+    assert run(capsys, "provision", "--fleet", str(manifest))[0] == 0
+    config = layout.instance_home(load_manifest(manifest).instance_root, KIMI, "kimi-code") / "config.toml"
+    config.write_text(config.read_text().replace('"manual"', '"yolo"') + '\n[providers.mine]\ntype = "openai"\n')
+    code, out, _ = run(capsys, "set-aside", "--fleet", str(manifest), "--resident", KIMI, str(config))
+    assert code == 0 and "will lack the resident's own providers: they stay only in the renamed copy" in out
