@@ -27,8 +27,9 @@ from curator.change import Change, digest
 from curator.errors import InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex, Section, parse_index
 from curator.levers.archive import UNSECTIONED, append_to_section, table_head
-from curator.levers.merge import IDENTITY_SECTION, new_problems
+from curator.levers.merge import IDENTITY_SECTION
 from curator.levers.placement import removal_spans
+from curator.levers.pointer_delta import added_problems
 from curator.levers.relink import destinations, move_bytes, rebase
 from curator.levers.text import content_end, entries_by_id, entry_source, entry_start, plain_words, read_optional
 from curator.pointers import check_pointers
@@ -252,9 +253,9 @@ def _change(memory_dir: Path, index: HotIndex, new_index: bytes, name: str, deta
     before = check_pointers(memory_dir, overrides={k: v for k, v in overrides.items() if k != INDEX_NAME},
                             parsed_index=index)
     after = check_pointers(memory_dir, overrides={**overrides, **files})
-    orphans, dangling = new_problems(before, after)
-    if orphans or dangling:  # e.g. a link elsewhere to a heading that moved: folding must never lose a pointer
-        raise InputError(f"folding {what} would break pointers: {', '.join(orphans + dangling)}", path=INDEX_NAME)
+    broken = added_problems(before, after)
+    if broken:  # e.g. a link elsewhere to a heading that moved: folding must never lose a pointer
+        raise InputError(f"folding {what} would break pointers: {', '.join(broken)}", path=INDEX_NAME)
     return Change(
         description=f"fold {what} ({len(entries)} entries) into {name}",
         files=files,
