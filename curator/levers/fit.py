@@ -349,9 +349,9 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
         need = projected - target
         open_facets = [f for f in fold.facets(current) if (f.kind, f.name) not in stepped]
         reaching = sorted((f for f in open_facets if f.nbytes >= need), key=lambda f: (f.nbytes, f.name))
-        chosen_fold = None
-        for facet in reaching + open_facets:  # the smallest that may reach the target, else the largest
-            if (facet.kind, facet.name) in stepped:
+        planned: dict[tuple[str, str], tuple] = {}
+        for facet in reaching + open_facets[:1]:  # the smallest that may reach the target, then the largest
+            if (facet.kind, facet.name) in stepped or (facet.kind, facet.name) in planned:
                 continue
             try:
                 change = facet.plan(memory_dir, current, overrides=state.files)
@@ -359,9 +359,16 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
                 left_out.append(f"fold {facet.name}: {err.message}")
                 stepped.add((facet.kind, facet.name))
                 continue
-            if change.bytes_saved > 0 and (change.bytes_saved >= need or facet not in reaching):
-                chosen_fold = facet, change
+            if change.bytes_saved > 0:
+                planned[(facet.kind, facet.name)] = (facet, change)
+            if change.bytes_saved >= need:
                 break
+        enough = [p for p in planned.values() if p[1].bytes_saved >= need]
+        chosen_fold = (min(enough, key=lambda p: p[1].bytes_saved) if enough
+                       else max(planned.values(), key=lambda p: p[1].bytes_saved, default=None))
+        if chosen_fold is None and open_facets[1:]:
+            stepped.update((f.kind, f.name) for f in open_facets[:1])  # it cannot fold: try the next one
+            continue
         if chosen_fold is None:
             break
         facet, change = chosen_fold

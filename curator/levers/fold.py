@@ -292,7 +292,8 @@ def shared_facet(entries: list[Entry]) -> str:
         for stem in stems[1:]:
             common &= set(_prefixes(stem))
         if common:
-            return max(common, key=len) + "-*"
+            prefix = max(common, key=len)
+            return prefix + stems[0][len(prefix)] + "*"
     tags = set.intersection(*(set(TAG.findall(e.text)) for e in entries)) if entries else set()
     if tags:
         return "#" + sorted(tags)[0]
@@ -326,10 +327,12 @@ def facets(index: HotIndex) -> list[Facet]:
             by_prefix[prefix].append(entry)
         for tag in set(TAG.findall(entry.text)):
             by_tag[tag].append(entry)
-    for kind, groups, label in (("prefix", by_prefix, "{}-*"), ("tag", by_tag, "#{}")):
+    for kind, groups in (("prefix", by_prefix), ("tag", by_tag)):
         for key, group in groups.items():
             if len(group) >= MIN_FACET:
-                found.append(Facet(kind, label.format(key), tuple(e.id for e in group), sum(e.nbytes for e in group)))
+                # A prefix is named as the files are: ``feedback_*``, ``project_wee-*``.
+                name = key + _link_stem(group[0])[len(key)] + "*" if kind == "prefix" else "#" + key
+                found.append(Facet(kind, name, tuple(e.id for e in group), sum(e.nbytes for e in group)))
     # The same entries under a shorter prefix add nothing: keep the most specific name.
     unique: dict[tuple[str, ...], Facet] = {}
     for facet in found:
