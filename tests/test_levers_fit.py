@@ -38,6 +38,8 @@ INDEX = (
     "- 2026-01-15: rotated the signing keys after the leak drill, ticket #4001 — done.\n"
     "- 2026-05-20: the nightly job moved to 02:00 UTC.\n"
     "- An undated note about the cache warmer that nobody dates.\n"
+    "\n"
+    "Archived entries: [ARCHIVE.md](ARCHIVE.md).\n"
 )
 
 

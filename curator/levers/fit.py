@@ -307,7 +307,8 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
     if projected > target:
         current = state.index
         marked = finished_entries(current)
-        chosen, going = [], 0
+        # The line that leads to ARCHIVE.md, when the index has none yet, costs bytes too.
+        chosen, going = [], 0 if archive.links_archive(current) else -len(archive.ARCHIVE_POINTER.encode()) - 3
         for entry, mark in sorted(marked, key=lambda t: (-t[0].nbytes, t[0].line)):
             if projected - going <= target:
                 asked.append((entry, mark))
@@ -315,6 +316,8 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
             chosen.append((entry, mark))
             going += entry.nbytes
         chosen.sort(key=lambda t: t[0].line)
+        if going <= 0:  # archiving them would not even pay for the line to ARCHIVE.md: ask instead
+            asked, chosen = marked, []
         if chosen:
             ids = [e.id for e, _mark in chosen]
             try:
@@ -327,7 +330,9 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
                 asked = marked
             else:
                 broken = breaks_pointers({**state.files, **change.files})
-                if broken:
+                if change.bytes_saved <= 0:
+                    asked = marked
+                elif broken:
                     left_out.append("archive: it would add " + ", ".join(broken))
                     asked = marked
                 else:

@@ -13,7 +13,7 @@ from collections import Counter
 from curator.pointers import PointerReport
 
 
-def _aim(file: str, target: str) -> str:
+def aim(file: str, target: str) -> str:
     """The memory-dir path (and anchor) a link written in ``file`` aims at; a wikilink or URL as written."""
     if target.startswith("[[") or "://" in target or target.startswith(("/", "~")):
         return target
@@ -26,9 +26,9 @@ def added_problems(before: PointerReport, after: PointerReport) -> list[str]:
     """Orphans, dangling links and escapes ``after`` has that ``before`` did not (dangling links
     and escapes by what they aim at)."""
     orphans = sorted(set(after.orphans) - set(before.orphans))
-    old = Counter(_aim(d.file, d.target) for d in before.dangling)
-    new = Counter(_aim(d.file, d.target) for d in after.dangling)
-    old_escapes = Counter(_aim(e.file, e.target) for e in before.escapes)
-    new_escapes = Counter(_aim(e.file, e.target) for e in after.escapes)
+    old = Counter(aim(d.file, d.target) for d in before.dangling)
+    new = Counter(aim(d.file, d.target) for d in after.dangling)
+    old_escapes = Counter(aim(e.file, e.target) for e in before.escapes)
+    new_escapes = Counter(aim(e.file, e.target) for e in after.escapes)
     return ([f"orphaned {name}" for name in orphans] + [f"dangling {aim}" for aim in sorted((new - old).elements())]
             + [f"escaping {aim}" for aim in sorted((new_escapes - old_escapes).elements())])
