@@ -19,9 +19,9 @@ from test_app_fixtures import HEADER, LONG_ENTRY, app_env, craft_line, settle, w
 
 
 def over_target_seat(root: Path) -> Path:
-    """Over 17,000 B: a long entry fit trims into perf.md, and dated entries it can archive."""
+    """Over 17,000 B: a long entry fit trims into perf.md, and entries marked done it can archive."""
     memory = write_seat(root, craft=0)
-    dated = "".join(craft_line(n).replace(" (ticket", f" 2026-0{1 + n % 9}-{10 + n % 18} (ticket")
+    dated = "".join(craft_line(n).replace(" (ticket", f" — done 2026-0{1 + n % 9}-{10 + n % 18} (ticket")
                     for n in range(1, 171))
     (memory / "MEMORY.md").write_text(HEADER + LONG_ENTRY + dated, encoding="utf-8")
     return memory

@@ -20,6 +20,8 @@ FINISHED = [
     "- Ticket #44 — closed by PR #90",
     "- The v1 exporter → obsolete",
     "- SHIPPED the billing page",
+    "- Migrate the DB ✅",
+    "| Privy login | ✅ Complete | 100% |",
     "- 인증 리팩터링 — 완료",
     "- 로그 정리 (해결됨)",
     "- 認証の移行（完了）",
@@ -45,6 +47,9 @@ OPEN = [
     "- 未完了のタスク：ログ",
     "- 작업 진행 중 — 완료 예정",
     "- Не готово: кэш",
+    "| **Frontend** | 95% | ✅ YES |",
+    "- ✅ use the cache / ❌ never the raw table",
+    "- Works today: ✅ fast search",
 ]
 
 

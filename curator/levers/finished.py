@@ -55,6 +55,10 @@ _CAPITALS = re.compile(r"(?<![\w-])(DONE|COMPLETED|CLOSED|SHIPPED|RESOLVED|SUPER
 _CHECKED = re.compile(_LEAD.removesuffix(r"(?:\[[xX]\]\s*)?(?:\*\*|__)?\s*") + r"\[[xX]\]\s")
 _DONE_THINGS = (r"(?:tasks?|items?|work|features?|tickets?|epics?|issues?|projects?|stories|phases?|milestones?|"
                 r"작업|과제|タスク|作業|任务|工作|задачи|работы)")
+_SIGNS = "(" + "|".join(FINISHED_SIGNS) + ")\ufe0f?"
+_SIGN_OPENS = re.compile(r"^\s*(?:(?:[-*+]|\d+[.)])\s+|\|\s*)?(?:\[[xX ]\]\s*)?(?:\*\*|__)?\s*" + _SIGNS)
+_SIGN_BESIDE_WORD = re.compile(_SIGNS + r"\s*(?:\*\*)?\s*(?=" + _WORD + r")|(?<=[\w*)])\s*" + _SIGNS + r"\s*\|?\s*$",
+                               re.IGNORECASE)
 _STRUCK = re.compile(r"~~(?!~).+?~~")
 _DATES_AND_MARKS = re.compile(r"[\W_\d]+|" + "|".join(re.escape(w) for w in _WORDS), re.I)
 
@@ -76,8 +80,9 @@ def finished_mark(text: str, heading: str = "") -> str:
         return ""
     if _CHECKED.match(first):
         return "[x]"
-    if any(sign in first for sign in FINISHED_SIGNS) and "❌" not in first:
-        return next(sign for sign in FINISHED_SIGNS if sign in first)
+    sign = _SIGN_OPENS.match(first) or _SIGN_BESIDE_WORD.search(first)
+    if sign and "❌" not in first:  # a check mark that opens or ends the entry, or stands beside a status word
+        return next(group for group in sign.groups() if group)
     struck = _STRUCK.findall(first)
     if struck and not _DATES_AND_MARKS.sub("", _STRUCK.sub("", re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", first))):
         return struck[0]  # the whole line is struck through (a date or a status beside it aside)
