@@ -54,6 +54,9 @@ async def test_f6_in_the_editor_previews_unticks_applies_as_one_change_and_undoe
         for step in expected.steps:
             assert step.reason in str(steps.get_option_at_index(step.number - 1).prompt)
         assert "TARGET REACHED" in body(app) and f"{expected.after:,} B" in body(app)
+        # The finished entries the target did not need are asked about, with the words that mark them.
+        (question,) = expected.questions
+        assert f"question: {question.question} (line {question.lines[0]}: done" in body(app)
         # Untick the trim: the rest is planned again without it.
         steps.focus()
         steps.highlighted = 0
