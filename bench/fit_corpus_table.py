@@ -7,7 +7,8 @@ lines, the weak spots and the header fit under the target at all, target reached
 before -> after (never more), every moved clause found verbatim in a live file that MEMORY.md
 reaches, archived entries without a finished mark in their own words (must be 0), and undo giving
 back every byte. Run: ``.venv/bin/python -m bench.fit_corpus_table [-v]`` (-v lists the steps and
-the questions left to the bearer).
+the questions left to the bearer). The same checks on the corpus are
+``tests/levers/test_fit.py::test_fit_on_the_corpus_over_target_indexes``.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ the entry sits under a heading that says so (``## Done``, ``## 已完成``). A r
 word ("never mark a ticket done without tests") is not finished, and nor is an entry that also says
 it is still open ("phase 1 done, phase 2 in progress", ``未完了``).
 
-One list, by language; ``tests/test_levers_fit_finished.py`` pins each.
+One list, by language; ``tests/levers/test_fit_finished.py`` pins each.
 """
 
 from __future__ import annotations
