@@ -422,7 +422,8 @@ def _plain(text: str) -> str:
 
 def unkept_clauses(before: bytes, files_after: dict[str, bytes | None]) -> list[str]:
     """Clauses of MEMORY.md's removed or changed lines that no live memory file holds verbatim
-    (link destinations aside: moving text rebases them). Empty: nothing was lost."""
+    (link destinations aside: moving text rebases them; a lesson mark such as `` → `` parts two
+    clauses, as a split does). Empty: nothing was lost."""
     old_lines = before.removeprefix(BOM).decode("utf-8", "replace").splitlines()
     new_index = (files_after.get(INDEX_NAME) or b"").removeprefix(BOM).decode("utf-8", "replace")
     kept = set(new_index.splitlines())
@@ -433,6 +434,8 @@ def unkept_clauses(before: bytes, files_after: dict[str, bytes | None]) -> list[
             continue
         body = merge.LIST_MARKER.sub("", line.strip(), count=1)
         for clause in clauses(body):
-            if _plain(clause) not in live:
-                missing.append(clause)
+            # A split keeps the lesson from its mark on ("story → fix"): each side is a clause of its own.
+            for part in trim.LESSON_MARK.split(clause):
+                if part.strip() and _plain(part.strip()) not in live:
+                    missing.append(part.strip())
     return missing

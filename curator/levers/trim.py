@@ -166,13 +166,19 @@ def split_entry(memory_dir: str | Path, index: HotIndex, entry: Entry) -> tuple[
 # -- split -------------------------------------------------------------------------------------
 
 # Where the lesson itself begins when the entry tells a story first: a weak spot's counter, a rule, a fix.
-LESSON_MARK = re.compile(r"(?:→|->|=>|\b(?:counter|rule|fix|lesson|takeaway|remedy|do this)\s*[:：]"
+# An arrow counts only between spaces ("story → counter: …"); "A+B→C" is an arrow inside one clause.
+LESSON_MARK = re.compile(r"(?<=\s)(?:(?:→|->|=>)(?=\s)|(?:counter|rule|fix|lesson|takeaway|remedy|do this)\s*[:：]"
                          r"|(?:对策|教训|规则|対策|教訓|ルール|교훈|대책|규칙|урок|правило|решение)\s*[:：])", re.IGNORECASE)
 # A clause that opens with one of these is a rule's imperative: the lesson, wherever it stands.
 IMPERATIVE = re.compile(r"^(?:\*\*)?(?:never|always|don't|do not|must|avoid|prefer|use|run|check|keep|make sure|ensure|"
                         r"only|stop|verify|remember|ask|wait|read|write|put|set|add|pin|test|"
                         r"不要|必须|务必|禁止|请|绝不|切勿|先|必ず|常に|絶対に|禁止|반드시|항상|절대|금지|никогда|всегда|не )",
                         re.IGNORECASE)
+# Words that make a clause a rule wherever they stand (Korean, Japanese, Chinese, Russian rules often
+# end with them), and the warning signs bearers open a rule with.
+RULE_WORDS = re.compile(r"\b(?:never|must|do not|don't|always)\b|말\s?것|마세요|하지\s?마|금지|필수|반드시|할\s?것|"
+                        r"しないこと|すること|してはいけない|禁止|必ず|不要|必须|务必|切勿|不得|нельзя|не\s+надо|"
+                        r"обязательно|запрещено|^\s*[⚠🚨🔒❗‼🔑🚩]", re.IGNORECASE)
 _WEAK_BREAK = "、"  # an enumeration comma parts items of a list, not the lesson from its story
 
 
@@ -217,19 +223,23 @@ def lesson_split(body: str) -> tuple[str, str] | None:
     if first is None:
         return None
     head_end, rest_start = first
-    if IMPERATIVE.match(body[len(LEADING_LINK.match(body).group(0)) if LEADING_LINK.match(body) else 0:].lstrip(" —–-:")):
-        return body[:head_end], body[rest_start:]
+    # Every later clause that is a rule stays beside the first; the rest (the story) moves, each piece
+    # with the separator it had.
     cuts = [c for c in clause_cuts(body) if c[0] >= head_end]
-    bounds = [(rest_start, cuts[1][0] if len(cuts) > 1 else len(body))]
-    for n, (start, end) in enumerate(cuts[1:], start=1):
-        bounds.append((end, cuts[n + 1][0] if n + 1 < len(cuts) else len(body)))
-    for n, (start, end) in enumerate(bounds):
-        if IMPERATIVE.match(body[start:end].lstrip()):
-            separator_start = cuts[n][0]
-            kept = body[:head_end] + body[separator_start:end]
-            # The story before it and what follows it move, joined by the separator that followed it.
-            return kept, (body[rest_start:max(separator_start, rest_start)] + body[end:]).strip(" —–-;")
-    return body[:head_end], body[rest_start:]
+    kept, moved = body[:head_end], ""
+    for n, (separator, start) in enumerate(cuts):
+        end = cuts[n + 1][0] if n + 1 < len(cuts) else len(body)
+        if is_rule(body[start:end]):
+            kept += body[separator:end]
+        else:
+            moved += body[separator:end] if moved else body[start:end]
+    moved = moved.strip(" —–-;")
+    return (kept, moved) if moved else None
+
+
+def is_rule(clause: str) -> bool:
+    """A clause that tells what to do or never do, or warns: it is a lesson, and stays in the index."""
+    return bool(IMPERATIVE.match(clause.lstrip(" *_")) or RULE_WORDS.search(clause))
 
 
 def _detail_target(memory_dir: Path, entry: Entry) -> str | None:

@@ -96,3 +96,17 @@ def test_a_chinese_entry_splits_and_keeps_its_rule(tmp_path):
     kept = change.files["MEMORY.md"].decode()
     assert "部署失败了两次，原因是缓存没清，花了三个小时才找到。不要在周五部署。" in kept
     assert "后来我们改了流程，加了检查。" in change.files["d.md"].decode()
+
+
+def test_every_rule_clause_stays_and_warnings_too():
+    body = ("[x](x.md) — 첫 대량발송(2026-06-16, 1033명). 멱등로그 경로분리→경로혼용=이중발송. "
+            "CLI로 보낸 레터는 버튼 누르지 말 것. 🔒 admin 전용. Upstash 하드닝 보류(B)")
+    kept, moved = lesson_split(body)
+    assert kept == "[x](x.md) — 첫 대량발송(2026-06-16, 1033명). CLI로 보낸 레터는 버튼 누르지 말 것. 🔒 admin 전용."
+    assert moved == "멱등로그 경로분리→경로혼용=이중발송. Upstash 하드닝 보류(B)"
+
+
+def test_an_arrow_inside_a_clause_is_no_lesson_mark():
+    body = "[d](d.md) — 가이드 구현. 카탈로그(46 variant)+5팔레트 토큰→python-pptx 빌드. QA는 Windows 렌더"
+    kept, moved = lesson_split(body)
+    assert kept == "[d](d.md) — 가이드 구현." and moved.startswith("카탈로그(46 variant)+5팔레트 토큰→python-pptx 빌드.")
