@@ -2,7 +2,7 @@
 same text, measured in the same run.
 
 A command either answers or refuses at once (``curator.bounds``: 4 MiB for the analysis, 1 MiB for
-candidates and fit). Each row's measured time is the whole command as a user runs it (a fresh
+candidates, 128 KiB for fit, so every fit row of this ladder is a refusal). Each row's measured time is the whole command as a user runs it (a fresh
 ``python -m curator`` process, output read and dropped); the note gives its CPU seconds (the wall
 time on a shared machine depends on the load) and whether it answered or refused. The app's row is
 what ``seat-curator tui`` does before its first frame: the size check, then ``analyze``. The 64 MiB

@@ -4,8 +4,8 @@ MEMORY.md, so an index this large is a file to split by hand before anything els
 
 Measured by ``bench/bench_scale.py`` (a 1/4/16/64 MiB ladder, each against one markdown-it parse of
 the same text): ``check`` costs 1.2-3 parses (about 4 s of CPU at 4 MiB on a 2-core machine), while
-weighing every entry against the others (merge candidates, fit's plan) costs 11-13 parses (about
-4 s of CPU at 1 MiB). Files are read up to ``curator.fsio.MAX_READ_BYTES`` (64 MiB) whatever these
+weighing every entry against the others (merge candidates) costs about 11 parses (2-4 s of CPU at
+1 MiB), and fit's plan grows faster than the index (see FIT_LIMIT). Files are read up to ``curator.fsio.MAX_READ_BYTES`` (64 MiB) whatever these
 limits say.
 """
 
@@ -16,29 +16,41 @@ from pathlib import Path
 
 from curator.errors import InputError
 
-MIB = 1024 * 1024
+KIB = 1024
+MIB = 1024 * KIB
 ANALYSIS_LIMIT = 4 * MIB  # check, the app, trim, merge, archive, restore, archive-search
-WEIGHING_LIMIT = 1 * MIB  # candidates and fit, which compare entries with each other
+WEIGHING_LIMIT = 1 * MIB  # candidates, which compare entries with each other
+# fit plans a fold per section and re-checks every pointer for each: cost grows faster than the
+# index (0.6 s of CPU at 64 KiB, 1.5 s at 128 KiB, 7 s at 256 KiB, over 160 s at 1 MiB).
+FIT_LIMIT = 128 * KIB
 CODE = "TOO_LARGE"
 
 
-def _limit(weighing: bool) -> int:
-    return WEIGHING_LIMIT if weighing else ANALYSIS_LIMIT  # looked up per call: tests lower them
+def _limit(kind: str) -> int:
+    # Looked up per call, so a test can lower them.
+    return {"analysis": ANALYSIS_LIMIT, "weighing": WEIGHING_LIMIT, "fit": FIT_LIMIT}[kind]
 
 
-def refuse_past(nbytes: int, path: str | Path, what: str, *, weighing: bool = False) -> None:
-    """Raise the one-line refusal when ``nbytes`` is past the limit for ``what``."""
-    limit = _limit(weighing)
+def _size(limit: int) -> str:
+    for unit, name in ((MIB, "MiB"), (KIB, "KiB")):
+        if limit >= unit and limit % unit == 0:
+            return f"{limit // unit} {name} ({limit:,} B)"
+    return f"{limit:,} B"
+
+
+def refuse_past(nbytes: int, path: str | Path, what: str, *, kind: str = "analysis") -> None:
+    """Raise the one-line refusal when ``nbytes`` is past the ``kind`` limit (analysis, weighing, fit)."""
+    limit = _limit(kind)
     if nbytes > limit:
-        size = f"{limit // MIB} MiB ({limit:,} B)" if limit >= MIB else f"{limit:,} B"
+        size = _size(limit)
         raise InputError(f"is {nbytes:,} B; {what} works on files up to {size}, "
                          "and a harness reads only the first ~25 KB: split it first", path=path, code=CODE)
 
 
-def refuse_large_file(path: str | Path, what: str, *, weighing: bool = False) -> None:
+def refuse_large_file(path: str | Path, what: str, *, kind: str = "analysis") -> None:
     """The refusal for a file on disk, by its size alone (nothing is read); absent files pass."""
     try:
         size = os.stat(path).st_size
     except OSError:
         return  # missing or unreadable: the read that follows says so in its own words
-    refuse_past(size, path, what, weighing=weighing)
+    refuse_past(size, path, what, kind=kind)

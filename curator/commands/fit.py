@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         Limits(args.target, max(args.target, Limits.read_limit))
     except ValueError as err:
         raise CuratorError(str(err), code="BAD_ARGUMENTS") from None
-    refuse_large_file(Path(args.memory_dir) / INDEX_NAME, "fit", weighing=True)  # at once, before any parse
+    refuse_large_file(Path(args.memory_dir) / INDEX_NAME, "fit", kind="fit")  # at once, before any parse
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     raw = store.read(INDEX_NAME)
     plan = plan_fit(store.memory_dir, parse_index(raw), target=args.target, skip=args.skip, today=args.date)

@@ -121,8 +121,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
             raise CuratorError(f"--text is not valid UTF-8 (character {err.start + 1})", code="BAD_ARGUMENTS") from None
 
 
-def _open(args: argparse.Namespace, *, what: str = "the curator", weighing: bool = False):
-    refuse_large_file(Path(args.memory_dir) / INDEX_NAME, what, weighing=weighing)  # at once, before any parse
+def _open(args: argparse.Namespace, *, what: str = "the curator", kind: str = "analysis"):
+    refuse_large_file(Path(args.memory_dir) / INDEX_NAME, what, kind=kind)  # at once, before any parse
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     raw = store.read(INDEX_NAME)
     return store, raw, parse_index(raw)
@@ -171,7 +171,7 @@ def _apply(args, store: SeatStore, raw: bytes, change: Change) -> int:
 
 def run_candidates(args: argparse.Namespace) -> int:
     _check_arguments(args)
-    _store, raw, index = _open(args, what="candidates", weighing=True)
+    _store, raw, index = _open(args, what="candidates", kind="weighing")
     meter = measure(raw, _limits(args))
     found = merge.find_candidates(index, limit=args.limit)
     lines = [f"now: {_meter_text(meter)}", f"{len(found)} merge candidate(s):"]

@@ -82,6 +82,7 @@ def small_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     """Limits of a few hundred bytes, so a test need not write megabytes to cross them."""
     monkeypatch.setattr(bounds, "ANALYSIS_LIMIT", 400)
     monkeypatch.setattr(bounds, "WEIGHING_LIMIT", 200)
+    monkeypatch.setattr(bounds, "FIT_LIMIT", 200)
 
 
 def big_seat(tmp_path: Path, size: int) -> Path:
@@ -137,9 +138,9 @@ def test_under_the_limit_the_output_is_the_same(tmp_path: Path, capsys: pytest.C
 
 
 def test_the_documented_limits() -> None:
-    assert (bounds.ANALYSIS_LIMIT, bounds.WEIGHING_LIMIT) == (4 * 1024 * 1024, 1024 * 1024)
+    assert (bounds.ANALYSIS_LIMIT, bounds.WEIGHING_LIMIT, bounds.FIT_LIMIT) == (4 * 1024 * 1024, 1024 * 1024, 128 * 1024)
     docs = (REPO / "docs" / "check-json.md").read_text(encoding="utf-8")
-    assert "4 MiB" in docs and "1 MiB" in docs and "TOO_LARGE" in docs
+    assert "4 MiB" in docs and "1 MiB" in docs and "128 KiB" in docs and "TOO_LARGE" in docs
 
 
 # -- the index model's sections, found by bisection, are what the definition says -----------------------
