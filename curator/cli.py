@@ -10,9 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import shutil
 import sys
-from pathlib import Path
 
 from curator.errors import CuratorError, from_os_error
 
@@ -40,19 +38,6 @@ def package_version() -> str:
         return version("seat-curator")
     except PackageNotFoundError:  # run from a checkout that was never installed
         return "unknown (not installed)"
-
-
-def command_name() -> str:
-    """How to run this very seat-curator again from a shell: the bare name when PATH finds this one,
-    else the full path of the venv's script (the README's set-up does not put it on PATH), else
-    ``python -m curator``. Used in the hints the commands print."""
-    beside = Path(sys.executable).parent / "seat-curator"
-    found = shutil.which("seat-curator")
-    if found and (not beside.exists() or os.path.samefile(found, beside)):
-        return "seat-curator"
-    if beside.exists():
-        return str(beside)
-    return f"{sys.executable} -m curator"
 
 
 class VersionAction(argparse.Action):

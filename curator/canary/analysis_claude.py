@@ -16,7 +16,8 @@ import os
 from typing import Any
 
 from curator import claude_loader
-from curator.canary.analysis import BOOT, RELOAD, _ran, _step, blocks_in, compare_file, content_text, messages, nbytes
+from curator.canary.requestlog import (BOOT, RELOAD, blocks_in, compare_file, content_text, did_not_run, messages,
+                                       nbytes, step_named)
 from curator.canary.result import FAIL, INFO, PASS, StepResult
 
 SUMMARY_PREFIX = "CRITICAL: Respond with TEXT ONLY"
@@ -156,8 +157,8 @@ def _check_request(log: dict[str, Any], name: str, request: dict[str, Any], trig
 def _main_request(log: dict[str, Any], name: str) -> dict[str, Any] | StepResult:
     """The step's first main request (one with tools, not a compaction summary), or the FAIL that
     says why there is none (the turn did not run, did not finish, or sent none)."""
-    step = _step(log, name)
-    failed = _ran(step, name)
+    step = step_named(log, name)
+    failed = did_not_run(step, name)
     if failed:
         return failed
     mains = main_requests(step)
@@ -200,8 +201,8 @@ def analyse_claude(log: dict[str, Any]) -> list[StepResult]:
     boot = _main_request(log, "boot")
     results.append(boot if isinstance(boot, StepResult) else _check_request(log, "boot", boot, BOOT, "at boot"))
 
-    compact = _step(log, "compact")
-    failed = _ran(compact, "compact")
+    compact = step_named(log, "compact")
+    failed = did_not_run(compact, "compact")
     if failed:
         results.append(failed)
     else:

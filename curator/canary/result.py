@@ -43,7 +43,7 @@ class ResidentResult:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "ResidentResult":
+    def from_json(cls, data: dict[str, Any]) -> ResidentResult:
         steps = [StepResult(**{k: s[k] for k in ("step", "status", "summary", "evidence") if k in s})
                  for s in data.get("steps", [])]
         return cls(
