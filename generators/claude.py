@@ -20,7 +20,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from generators import layout, template
+from generators import layout
 from generators.emission import (CLAUDE_MCP, CLAUDE_SETTINGS, FLEET, WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile,
                                  bearer_emission)
 from generators.kimi import hook_command, resolve_interpreter

@@ -166,8 +166,8 @@ def _neighbours(index: HotIndex) -> dict[str, tuple[str | None, str | None]]:
     out: dict[str, tuple[str | None, str | None]] = {}
     for section in index.sections:
         ids = section.entry_ids
-        for i, entry_id in enumerate(ids):
-            out[entry_id] = (ids[i - 1] if i else None, ids[i + 1] if i + 1 < len(ids) else None)
+        for i, this in enumerate(ids):
+            out[this] = (ids[i - 1] if i else None, ids[i + 1] if i + 1 < len(ids) else None)
     return out
 
 

@@ -127,7 +127,7 @@ def leading_target(entry: Entry) -> str:
         return named.group(1) if named else ""
     for link in entry.pointers:
         if link.kind == "file" and link.path and link.line == entry.line:
-            if opening.startswith("[") or opening.startswith("!["):
+            if opening.startswith(("[", "![")):
                 return link.path + (f"#{link.anchor}" if link.anchor else "")
         break
     return ""
@@ -345,7 +345,7 @@ def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = Fals
     if prose:
         head, tail = sources[0], ""
     line = head.rstrip()
-    below = [part for part in tail.split("\n")] if tail else []
+    below = list(tail.split("\n")) if tail else []
     said = set(words_of(sources[0]))
     bits = set(EXACT_BITS.findall(sources[0]))  # code spans and numbers said so far, verbatim
     kept_lines = {" ".join(part.split()) for part in below}

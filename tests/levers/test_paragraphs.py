@@ -286,7 +286,7 @@ def test_trimming_a_paragraph_keeps_its_lesson_as_a_paragraph_and_moves_the_rest
     store = SeatStore.open(memory, state_dir=tmp_path / "state")
     store.apply(change)
     store.undo()
-    assert (memory / "MEMORY.md").read_bytes() == raw and set(p.name for p in memory.iterdir()) == {
+    assert (memory / "MEMORY.md").read_bytes() == raw and {p.name for p in memory.iterdir()} == {
         "MEMORY.md", "deploy.md", "identity.md"}
 
 
