@@ -11,6 +11,7 @@ import argparse
 import importlib
 import os
 import sys
+from typing import Any
 
 from curator.errors import CuratorError, from_os_error
 
@@ -43,11 +44,12 @@ def package_version() -> str:
 class VersionAction(argparse.Action):
     """``--version``, looked up only when asked: every other command (``tui`` first) starts sooner."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs):
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
         super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0,
                          help="show program's version number and exit")
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
         print(f"{parser.prog} {package_version()}")
         parser.exit()
 
@@ -102,6 +104,6 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 141
     except OSError as err:  # one a command did not turn into a CuratorError: still one line naming the file
-        err = from_os_error(err, "cannot access")
-        print(f"seat-curator: {err.code}: {err}", file=sys.stderr)
-        return err.exit_code
+        error = from_os_error(err, "cannot access")
+        print(f"seat-curator: {error.code}: {error}", file=sys.stderr)
+        return error.exit_code

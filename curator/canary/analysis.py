@@ -17,7 +17,7 @@ READERS = {"kimi-code": analyse_kimi, "opencode": analyse_opencode, "claude-code
 
 def analyse(log: dict[str, Any]) -> list[StepResult]:
     """The verdicts for one recorded run, by harness."""
-    reader = READERS.get(log.get("harness"))
+    reader = READERS.get(str(log.get("harness")))
     if reader is None:
         return [StepResult("analysis", FAIL, f"unknown harness in run log: {log.get('harness')!r}")]
     return reader(log)

@@ -7,6 +7,7 @@ only when the plan after writing is clean.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ from generators.manifest import example_manifest, load_manifest
 DEFAULT_MANIFEST = "fleet.toml"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     init = subparsers.add_parser("init-fleet", help="write an example fleet.toml (one kimi-code, one opencode, one claude-code resident)")
     init.add_argument("dir", metavar="DIR", help="directory to root the example fleet in (created if missing)")
     init.set_defaults(func=run_init_fleet)
@@ -43,13 +44,13 @@ def register(subparsers) -> None:
     aside.set_defaults(func=run_set_aside)
 
 
-def _fleet_args(parser) -> None:
+def _fleet_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fleet", default=DEFAULT_MANIFEST, metavar="F", help="the fleet manifest (default: ./fleet.toml)")
     parser.add_argument("--resident", metavar="ID", help="only this resident (agent id)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
 
 
-def run_init_fleet(args) -> int:
+def run_init_fleet(args: argparse.Namespace) -> int:
     root = Path(args.dir).expanduser().absolute()
     target = root / DEFAULT_MANIFEST
     try:
@@ -70,14 +71,14 @@ def run_init_fleet(args) -> int:
     return 0
 
 
-def run_plan(args) -> int:
+def run_plan(args: argparse.Namespace) -> int:
     fleet = load_manifest(args.fleet)
     plans = composer.plan_fleet(fleet, args.resident)
     _print(plans, args.json)
     return composer.plan_exit_code(plans)
 
 
-def run_provision(args) -> int:
+def run_provision(args: argparse.Namespace) -> int:
     fleet = load_manifest(args.fleet)
     planned = None
     if args.adopt:  # the diffs first; apply re-plans and writes only what it re-checked
@@ -100,7 +101,7 @@ def run_provision(args) -> int:
     return 0
 
 
-def run_set_aside(args) -> int:
+def run_set_aside(args: argparse.Namespace) -> int:
     fleet = load_manifest(args.fleet)
     moved = composer.set_aside(fleet, fleet.resident(args.resident), args.path)
     print(f"set aside: {args.path} -> {moved}")

@@ -10,12 +10,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
 from curator.change import Change
 from curator.errors import CuratorError, InputError
-from curator.index_model import parse_index
+from curator.index_model import HotIndex, parse_index
 from curator.levers import archive, merge, trim
 from curator.meter import Limits, Meter, measure
 from curator.store import INDEX_NAME, AppliedChange, SeatStore
@@ -111,7 +112,7 @@ def _check_arguments(args: argparse.Namespace) -> None:
             raise CuratorError(f"--text is not valid UTF-8 (character {err.start + 1})", code="BAD_ARGUMENTS") from None
 
 
-def _open(args: argparse.Namespace):
+def _open(args: argparse.Namespace) -> tuple[SeatStore, bytes, HotIndex]:
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     raw = store.read(INDEX_NAME)
     return store, raw, parse_index(raw)
@@ -133,7 +134,7 @@ def _out(args: argparse.Namespace, data: dict, lines: list[str]) -> None:
         print("\n".join(lines))
 
 
-def _report(args, before: bytes, after: bytes, what: dict, headline: str, extra: list[str] = ()) -> int:
+def _report(args: argparse.Namespace, before: bytes, after: bytes, what: dict, headline: str, extra: Sequence[str] = ()) -> int:
     limits = _limits(args)
     m_before, m_after = measure(before, limits), measure(after, limits)
     lines = [headline, *extra,
@@ -143,7 +144,7 @@ def _report(args, before: bytes, after: bytes, what: dict, headline: str, extra:
     return 0
 
 
-def _apply(args, store: SeatStore, raw: bytes, change: Change) -> int:
+def _apply(args: argparse.Namespace, store: SeatStore, raw: bytes, change: Change) -> int:
     store.apply(change)
     extra = [f"warning: {w}" for w in change.warnings]
     if change.kind == "archive":
@@ -152,7 +153,8 @@ def _apply(args, store: SeatStore, raw: bytes, change: Change) -> int:
                   "; its heading stays (undo, then archive again with --drop-empty-section to remove it)")
                   for h in change.emptied_sections]
     extra.append(f"undo with: seat-curator undo {args.memory_dir}")
-    return _report(args, raw, change.files.get(INDEX_NAME, raw), {"applied": change.summary()},
+    after = change.files.get(INDEX_NAME)
+    return _report(args, raw, raw if after is None else after, {"applied": change.summary()},
                    f"applied: {change.description}", extra)
 
 
@@ -249,8 +251,8 @@ def _history_step(args: argparse.Namespace, undo: bool) -> int:
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     before = store.read(INDEX_NAME) if store.exists(INDEX_NAME) else b""
     if getattr(args, "as_is", False):
-        entry = store.settle_as_is()
-        _out(args, {"settled": entry.to_json()}, [f"settled as the files stand: {entry.description}",
+        settled = store.settle_as_is()
+        _out(args, {"settled": settled.to_json()}, [f"settled as the files stand: {settled.description}",
                                                   f"undo with: seat-curator undo {args.memory_dir}"])
         return 0
     entry: AppliedChange = store.undo() if undo else store.redo()
