@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from curator.analysis import Analysis, analyze
-from curator.errors import CuratorError
+from curator.errors import ArgumentError
 from curator.index_model import Entry
 from curator.load_sim import ALL, LoadResult
 from curator.locate import locate_memory_dir
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         limits = Limits(args.target, args.read_limit)
     except ValueError as err:
-        raise CuratorError(str(err), code="BAD_ARGUMENTS") from None
+        raise ArgumentError(str(err)) from None
     profiles = tuple(dict.fromkeys(args.profile)) if args.profile else ALL
     memory_dir = args.memory_dir
     if memory_dir is None:

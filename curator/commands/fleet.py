@@ -12,10 +12,9 @@ import json
 import sys
 from pathlib import Path
 
-from curator.errors import CuratorError
 from curator.fsio import exclusive_create, remove_dead_temps
 from generators import composer
-from generators.errors import PreparationError
+from generators.errors import DivergentError, PreparationError
 from generators.manifest import example_manifest, load_manifest
 
 DEFAULT_MANIFEST = "fleet.toml"
@@ -91,9 +90,7 @@ def run_provision(args: argparse.Namespace) -> int:
     try:
         plans = composer.apply_fleet(fleet, plans=planned, adopt=True) if args.adopt else \
             composer.apply_fleet(fleet, args.resident)
-    except CuratorError as err:
-        if err.code != "FLEET_WORKSPACE_DIVERGENT":
-            raise
+    except DivergentError:
         if args.json:  # the report still goes out, so a script sees which files diverged
             _print(composer.plan_fleet(fleet, args.resident), True)
         raise

@@ -15,7 +15,7 @@ from datetime import date
 from pathlib import Path
 
 from curator.change import Change
-from curator.errors import CuratorError, InputError
+from curator.errors import ArgumentError, InputError
 from curator.index_model import HotIndex, parse_index
 from curator.levers import archive, merge, trim
 from curator.meter import Limits, Meter, measure
@@ -93,7 +93,7 @@ def _limits(args: argparse.Namespace) -> Limits:
     try:
         return Limits(args.target, args.read_limit)
     except ValueError as err:
-        raise CuratorError(str(err), code="BAD_ARGUMENTS") from None
+        raise ArgumentError(str(err)) from None
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
@@ -103,13 +103,13 @@ def _check_arguments(args: argparse.Namespace) -> None:
     for option in ("limit", "top", "threshold"):
         value = getattr(args, option, None)
         if value is not None and value < 0:
-            raise CuratorError(f"--{option} must be zero or more, not {value}", code="BAD_ARGUMENTS")
+            raise ArgumentError(f"--{option} must be zero or more, not {value}")
     text = getattr(args, "text", None)
     if text is not None:  # it becomes file content; an argv byte that was not UTF-8 arrives as a surrogate
         try:
             text.encode("utf-8")
         except UnicodeEncodeError as err:
-            raise CuratorError(f"--text is not valid UTF-8 (character {err.start + 1})", code="BAD_ARGUMENTS") from None
+            raise ArgumentError(f"--text is not valid UTF-8 (character {err.start + 1})") from None
 
 
 def _open(args: argparse.Namespace) -> tuple[SeatStore, bytes, HotIndex]:
