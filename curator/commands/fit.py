@@ -12,11 +12,12 @@ import sys
 from datetime import date
 from pathlib import Path
 
+from curator.constants import INDEX_NAME
 from curator.errors import ArgumentError
 from curator.index_model import parse_index
 from curator.levers.fit import FitPlan, line_ranges, plan_fit
 from curator.meter import Limits
-from curator.store import INDEX_NAME, SeatStore
+from curator.store import SeatStore
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

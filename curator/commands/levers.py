@@ -15,11 +15,12 @@ from datetime import date
 from pathlib import Path
 
 from curator.change import Change
+from curator.constants import INDEX_NAME
 from curator.errors import ArgumentError, InputError
 from curator.index_model import HotIndex, parse_index
 from curator.levers import archive, merge, trim
 from curator.meter import Limits, Meter, measure
-from curator.store import INDEX_NAME, AppliedChange, SeatStore
+from curator.store import AppliedChange, SeatStore
 
 
 def _common(parser: argparse.ArgumentParser, *, json_flag: bool = True) -> None:

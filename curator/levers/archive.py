@@ -27,6 +27,7 @@ from pathlib import Path
 from rapidfuzz import fuzz, process, utils
 
 from curator.change import Change, digest
+from curator.constants import ARCHIVE_NAME, INDEX_NAME
 from curator.errors import InputError
 from curator.index_model import BOM, LIST_MARKER, Entry, HotIndex, Section, entry_id, parse_index
 from curator.levers.merge import IDENTITY_SECTION
@@ -49,8 +50,6 @@ from curator.levers.relink import move_bytes
 from curator.levers.text import content_end, entries_by_id, entry_source, entry_start, read_optional
 from curator.pointers import check_pointers
 
-INDEX_NAME = "MEMORY.md"
-ARCHIVE_NAME = "ARCHIVE.md"
 UNSECTIONED = "Unsectioned"  # archive heading for entries that sat above the index's first heading
 _ID = r"[0-9a-f]{6}(?:-\d+)?"
 STAMP = re.compile(  # (in a row: before the last pipe)

@@ -25,6 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from curator.change import Change, digest
+from curator.constants import INDEX_NAME
 from curator.errors import CuratorError
 from curator.index_model import BOM, Entry, HotIndex, parse_index
 from curator.levers import archive, merge, trim
@@ -33,7 +34,6 @@ from curator.levers.similarity import words_of
 from curator.levers.text import clauses, read_optional
 from curator.pointers import check_pointers
 
-INDEX_NAME = "MEMORY.md"
 DATE = re.compile(r"(?<!\d)(20\d\d)-(0[1-9]|1[0-2])-([0-2]\d|3[01])(?!\d)")
 _YEAR_MONTH = re.compile(r"20\d\d-[01]\d-")
 TRIM_THRESHOLD = 200  # bytes: shorter entries are left as they are

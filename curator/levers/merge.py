@@ -30,6 +30,7 @@ from urllib.parse import unquote
 
 from curator import markdown
 from curator.change import Change, digest
+from curator.constants import INDEX_NAME
 from curator.errors import CuratorError, InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex
 from curator.levers.placement import removal_spans
@@ -37,7 +38,6 @@ from curator.levers.similarity import Weights, entry_words, stem, words_of
 from curator.levers.text import clauses, content_end, depth_map, entries_by_id, entry_source, entry_start
 from curator.pointers import PointerReport, check_pointers
 
-INDEX_NAME = "MEMORY.md"
 FACET_JOIN = "; "
 
 
