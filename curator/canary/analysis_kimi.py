@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from curator.canary.requestlog import (BOOT, RELOAD, blocks_in, compare_file, content_text, did_not_run, messages,
-                                       nbytes, step_named, turn_start)
+from curator.canary.requestlog import (BOOT, RELOAD, blocks_in, compare_file, content_text, messages, nbytes, ran_step,
+                                       turn_start)
 from curator.canary.result import FAIL, INFO, PASS, StepResult
 
 KIMI_SUMMARY_PREFIX = "You are about to run out of context"
@@ -67,13 +67,12 @@ def _check_block(log: dict[str, Any], name: str, request: dict[str, Any], trigge
 def analyse_kimi(log: dict[str, Any]) -> list[StepResult]:
     results: list[StepResult] = []
 
-    boot = step_named(log, "boot")
-    results.append(did_not_run(boot, "boot") or _check_block(log, "boot", _kimi_main(boot), BOOT))
+    boot = ran_step(log, "boot")
+    results.append(boot if isinstance(boot, StepResult) else _check_block(log, "boot", _kimi_main(boot), BOOT))
 
-    silent = step_named(log, "silent")
-    failed = did_not_run(silent, "silent")
-    if failed:
-        results.append(failed)
+    silent = ran_step(log, "silent")
+    if isinstance(silent, StepResult):
+        results.append(silent)
     else:
         request = _kimi_main(silent)
         new = blocks_in(request, turn_start(request))
@@ -86,10 +85,9 @@ def analyse_kimi(log: dict[str, Any]) -> list[StepResult]:
         else:
             results.append(StepResult("silent", PASS, "ordinary turn added no block (byte-silent)", evidence))
 
-    compact = step_named(log, "compact")
-    failed = did_not_run(compact, "compact")
-    if failed:
-        results.append(failed)
+    compact = ran_step(log, "compact")
+    if isinstance(compact, StepResult):
+        results.append(compact)
     else:
         requests = compact.get("requests", [])
         summaries = [i for i, r in enumerate(requests) if _kimi_is_summary(r)]
@@ -112,6 +110,7 @@ def analyse_kimi(log: dict[str, Any]) -> list[StepResult]:
                 if count == 0 else f"the compacting turn's post-summary request still carried {count} block(s)",
                 [f"post-summary request: {len(messages(after))} messages, {count} <seat-memory-layer> block(s)"]))
 
-    reload_step = step_named(log, "reload")
-    results.append(did_not_run(reload_step, "reload") or _check_block(log, "reload", _kimi_main(reload_step), RELOAD))
+    reload_step = ran_step(log, "reload")
+    results.append(reload_step if isinstance(reload_step, StepResult)
+                   else _check_block(log, "reload", _kimi_main(reload_step), RELOAD))
     return results

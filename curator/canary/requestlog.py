@@ -126,3 +126,12 @@ def did_not_run(step: dict[str, Any] | None, name: str) -> StepResult | None:
     if step.get("timed_out") or step.get("exit_code") not in (0, None):
         return StepResult(name, FAIL, "the harness turn did not finish cleanly", evidence)
     return None
+
+
+def ran_step(log: dict[str, Any], name: str) -> dict[str, Any] | StepResult:
+    """The step called ``name`` when its turn reached the model and finished cleanly; else the FAIL
+    that says why."""
+    step = step_named(log, name)
+    if step is None:
+        return StepResult(name, FAIL, "step did not run")
+    return did_not_run(step, name) or step
