@@ -14,6 +14,7 @@ import pytest
 
 from curator.cli import main
 from generators import adoption, composer
+from generators.composer import apply as composer_apply
 from generators.adoption import NotAdoptable, _json_adopt
 from generators.emission import OPENCODE_CONFIG
 from generators.errors import DivergentError
@@ -157,7 +158,7 @@ def test_a_file_changed_after_planning_is_re_planned_not_overwritten(fleet_with_
 
 def test_a_write_racing_the_rename_is_never_overwritten(fleet_with_user_files, monkeypatch):
     _, fleet, jsonc, mcp = fleet_with_user_files
-    real = composer.write_temp
+    real = composer_apply.write_temp
 
     def racing_write_temp(path, data, mode):
         name = real(path, data, mode)
@@ -165,7 +166,7 @@ def test_a_write_racing_the_rename_is_never_overwritten(fleet_with_user_files, m
             jsonc.write_text(USER_JSONC + "// the user saved again\n")
         return name
 
-    monkeypatch.setattr(composer, "write_temp", racing_write_temp)
+    monkeypatch.setattr(composer_apply, "write_temp", racing_write_temp)
     mcp_before = mcp.read_bytes()
     with pytest.raises(DivergentError, match="changed on disk while it was being adopted"):
         composer.apply_fleet(fleet, adopt=True)
@@ -187,7 +188,7 @@ def test_a_write_after_the_last_look_is_never_overwritten(fleet_with_user_files,
     """The user's editor saves after the last comparison and before the rename: the rename is an
     exchange, so what it replaced is checked too, and the user's file is put back, not dropped."""
     _, fleet, jsonc, mcp = fleet_with_user_files
-    real = composer._read_regular
+    real = composer_apply.read_regular
     saved = []
 
     def read_then_user_saves(path, size=None):
@@ -204,7 +205,7 @@ def test_a_write_after_the_last_look_is_never_overwritten(fleet_with_user_files,
                 other.rename(jsonc)
         return data
 
-    monkeypatch.setattr(composer, "_read_regular", read_then_user_saves)
+    monkeypatch.setattr(composer_apply, "read_regular", read_then_user_saves)
     mcp_before = mcp.read_bytes()
     with pytest.raises(DivergentError, match="changed on disk while it was being adopted"):
         composer.apply_fleet(fleet, adopt=True)

@@ -119,12 +119,13 @@ def test_a_killed_init_fleets_temp_file_goes_when_init_fleet_runs_again(tmp_path
 
 def test_a_file_saved_twice_during_an_adoption_is_kept_under_a_name_no_cleaner_takes(tmp_path, monkeypatch):
     from generators import composer
+    from generators.composer import apply as composer_apply
     from generators.errors import DivergentError
     from generators.manifest import load_manifest
 
     manifest = _user_files(tmp_path)
     jsonc = manifest.parent / "repos" / "juno" / "opencode.jsonc"
-    real_swap, calls = composer.swap, []
+    real_swap, calls = composer_apply.swap, []
 
     def user_saves_around_the_exchange(tmp, path):
         exchanged = real_swap(tmp, path)
@@ -136,7 +137,7 @@ def test_a_file_saved_twice_during_an_adoption_is_kept_under_a_name_no_cleaner_t
                 ours.write("// saved again\n")
         return exchanged
 
-    monkeypatch.setattr(composer, "swap", user_saves_around_the_exchange)
+    monkeypatch.setattr(composer_apply, "swap", user_saves_around_the_exchange)
     with pytest.raises(DivergentError, match="twice") as caught:
         composer.apply_fleet(load_manifest(manifest), adopt=True)
     assert jsonc.read_text() == USER_JSONC + "// saved late\n"

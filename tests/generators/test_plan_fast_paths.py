@@ -12,6 +12,8 @@ import json5
 import pytest
 
 from generators import composer, kimi, layout
+from generators.composer import plan as composer_plan
+from generators.composer import trusted_paths
 from generators.composer import emit_resident
 from generators.manifest import parse_manifest
 from generators.projection import loads_jsonc, render
@@ -87,9 +89,9 @@ def test_shared_walk_finds_what_a_fresh_check_finds(tmp_path):
     names = [seat / "regular", seat / "linked", seat / "dir", seat / "fifo", seat / "absent",
              seat / "missing" / "x", root / "a" / "file" / "x", root / "a" / "dirlink" / "regular",
              root / "top", root / ".." / "escape"]
-    walk = composer._Walk()
+    walk = trusted_paths.Walk()
     for path in names + names:  # twice: the second pass answers from the shared walk
-        assert composer._inspect(root, path, walk) == composer._inspect(root, path), path
+        assert trusted_paths.inspect(root, path, walk) == trusted_paths.inspect(root, path), path
     assert composer.path_problem(root, seat / "regular") == (None, None)
     assert composer.path_problem(root, seat / "linked")[0] == f"symlinked path segment: {seat / 'linked'}"
     assert composer.path_problem(root, seat / "fifo")[0] == f"not a regular file: {seat / 'fifo'}"
@@ -101,27 +103,27 @@ def test_raw_read_returns_the_exact_bytes_and_refuses_links_and_huge_files(tmp_p
     (tmp_path / "f").write_bytes(data)
     (tmp_path / "empty").write_bytes(b"")
     (tmp_path / "link").symlink_to(tmp_path / "f")
-    assert composer._read_regular(tmp_path / "f") == data
-    assert composer._read_regular(str(tmp_path / "empty")) == b""
+    assert composer_plan.read_regular(tmp_path / "f") == data
+    assert composer_plan.read_regular(str(tmp_path / "empty")) == b""
     with pytest.raises(OSError):
-        composer._read_regular(tmp_path / "link")
-    monkeypatch.setattr(composer, "MAX_READ_BYTES", 1000)
+        composer_plan.read_regular(tmp_path / "link")
+    monkeypatch.setattr(composer_plan, "MAX_READ_BYTES", 1000)
     with pytest.raises(OSError, match="safety limit"):
-        composer._read_regular(tmp_path / "f")
+        composer_plan.read_regular(tmp_path / "f")
 
 
 def test_raw_read_with_the_checked_size_reads_to_the_end_whatever_the_file_did_since(tmp_path, monkeypatch):
     data = b"0123456789" * 1000
     (tmp_path / "f").write_bytes(data)
-    assert composer._read_regular(tmp_path / "f", len(data)) == data
-    assert composer._read_regular(tmp_path / "f", 10) == data  # grew after the check
-    assert composer._read_regular(tmp_path / "f", len(data) * 2) == data  # shrank after the check
-    assert composer._read_regular(tmp_path / "f", 0) == data
-    monkeypatch.setattr(composer, "MAX_READ_BYTES", 1000)
+    assert composer_plan.read_regular(tmp_path / "f", len(data)) == data
+    assert composer_plan.read_regular(tmp_path / "f", 10) == data  # grew after the check
+    assert composer_plan.read_regular(tmp_path / "f", len(data) * 2) == data  # shrank after the check
+    assert composer_plan.read_regular(tmp_path / "f", 0) == data
+    monkeypatch.setattr(composer_plan, "MAX_READ_BYTES", 1000)
     with pytest.raises(OSError, match="safety limit"):
-        composer._read_regular(tmp_path / "f", 2000)  # refused on the checked size, before opening
+        composer_plan.read_regular(tmp_path / "f", 2000)  # refused on the checked size, before opening
     with pytest.raises(OSError, match="safety limit"):
-        composer._read_regular(tmp_path / "f", 10)  # grew past the limit after the check
+        composer_plan.read_regular(tmp_path / "f", 10)  # grew past the limit after the check
 
 
 def test_plan_artifacts_equal_a_fresh_check_of_each_path(tmp_path):
@@ -138,7 +140,7 @@ def test_plan_artifacts_equal_a_fresh_check_of_each_path(tmp_path):
     (home / "memory" / "MEMORY.md").write_bytes(b"# mine\n")
     plan = composer.plan_resident(fleet, resident, interpreter=PYTHON)
     for art in plan.artifacts:
-        problem, at, exists = composer._inspect(art.emitted.root, art.path)
+        problem, at, exists = trusted_paths.inspect(art.emitted.root, art.path)
         assert art.unsafe_at == at, art.path
         if problem:
             assert (art.status, art.reason) == (composer.DIVERGENT, problem), art.path
@@ -234,7 +236,7 @@ def test_byte_comparison_only_short_cuts_a_match(tmp_path, name, edit, status):
         assert (found.reason, found.diff, changed) == (composer.OWNED_MATCH, "", [])
     else:
         assert found.reason == "owned keys differ: " + ", ".join(changed)
-        assert found.diff == composer._text_diff(item.path, render(item.owned), render(actual))
+        assert found.diff == composer_plan.text_diff(item.path, render(item.owned), render(actual))
 
 
 def test_emitted_file_renders_and_projects_once_each_on_first_use():

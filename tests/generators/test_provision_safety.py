@@ -11,6 +11,7 @@ import pytest
 
 from curator.cli import main
 from generators import composer, template
+from generators.composer import apply as composer_apply
 from generators.errors import DivergentError, PreparationError, UnsupportedError
 from generators.manifest import AGENT_ID_MAX, ManifestError, load_manifest
 from tests.support.fleets import BASE_MANIFEST, KIMI, OPENCODE, RESIDENTS, tree_bytes, write_fleet
@@ -95,7 +96,7 @@ def test_a_kimi_and_an_opencode_seat_may_share_a_repo(tmp_path):
 def test_provision_never_reports_success_over_a_seat_that_diverged_while_it_wrote(tmp_path, monkeypatch):
     fleet = load_manifest(write_fleet(tmp_path))
     before = tree_bytes(tmp_path)
-    real_create = composer.exclusive_create
+    real_create = composer_apply.exclusive_create
     racing = {}
 
     def create(path, content, *, mode):
@@ -105,7 +106,7 @@ def test_provision_never_reports_success_over_a_seat_that_diverged_while_it_wrot
             return False
         return real_create(path, content, mode=mode)
 
-    monkeypatch.setattr(composer, "exclusive_create", create)
+    monkeypatch.setattr(composer_apply, "exclusive_create", create)
     with pytest.raises(DivergentError) as caught:
         composer.apply_fleet(fleet)
     assert "opencode.jsonc" in str(caught.value) and "undone" in str(caught.value)
@@ -117,7 +118,7 @@ def test_provision_never_reports_success_over_a_seat_that_diverged_while_it_wrot
 
 def test_rollback_keeps_a_created_file_someone_wrote_to_since(tmp_path, monkeypatch):
     fleet = load_manifest(write_fleet(tmp_path))
-    real_create = composer.exclusive_create
+    real_create = composer_apply.exclusive_create
     memory = {}
 
     def create(path, content, *, mode):
@@ -129,7 +130,7 @@ def test_rollback_keeps_a_created_file_someone_wrote_to_since(tmp_path, monkeypa
             Path(path).write_bytes(b"{}\n")  # and then something breaks the seat
         return made
 
-    monkeypatch.setattr(composer, "exclusive_create", create)
+    monkeypatch.setattr(composer_apply, "exclusive_create", create)
     with pytest.raises(DivergentError, match=r"kept 2 file\(s\) written to since") as caught:
         composer.apply_fleet(fleet)
     assert str(memory["path"]) in str(caught.value)
@@ -248,7 +249,7 @@ def test_a_full_disk_names_the_file_and_leaves_no_half_born_seat(tmp_path, capsy
     """ENOSPC comes from write(2), whose OSError carries no file name: the one-line error must still
     name the file that could not be written, and every file written before it is removed."""
     manifest = write_fleet(tmp_path)
-    real = composer.exclusive_create
+    real = composer_apply.exclusive_create
     calls = []
 
     def full_disk(path, data, *, mode=0o600):
@@ -257,7 +258,7 @@ def test_a_full_disk_names_the_file_and_leaves_no_half_born_seat(tmp_path, capsy
             raise OSError(28, "No space left on device")  # no filename, as from write()
         return real(path, data, mode=mode)
 
-    monkeypatch.setattr(composer, "exclusive_create", full_disk)
+    monkeypatch.setattr(composer_apply, "exclusive_create", full_disk)
     before = tree_bytes(tmp_path)
     code, _out, err = run(capsys, "provision", "--fleet", str(manifest))
     assert code == 1 and err.count("\n") == 1
