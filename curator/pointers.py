@@ -52,6 +52,7 @@ from rapidfuzz import fuzz, process, utils
 
 from curator import markdown
 from curator.bounds import refuse_past
+from curator.constants import ARCHIVE_NAME, IDENTITY_NAME, INDEX_NAME
 from curator.errors import CuratorError
 from curator.frontmatter import NONE, FrontMatter, front_matter_text, parse_front_matter
 from curator.fsio import read_bytes
@@ -59,10 +60,8 @@ from curator.index_model import BOM, HotIndex
 from curator.markdown import Link
 from curator.slugs import github_slug, heading_slugs
 
-INDEX_NAME = "MEMORY.md"
-ARCHIVE_NAME = "ARCHIVE.md"
 # What a harness loads at boot: MEMORY.md, identity.md (kimi-code, opencode), USER.md (Hermes).
-BOOT_NAMES = ("MEMORY.md", "identity.md", "USER.md")
+BOOT_NAMES = (INDEX_NAME, IDENTITY_NAME, "USER.md")
 ROOT_NAMES = BOOT_NAMES + (ARCHIVE_NAME,)
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 SUGGESTION_CUTOFF = 85
