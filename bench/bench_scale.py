@@ -17,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -30,12 +30,12 @@ REPO = Path(__file__).resolve().parents[1]
 _ROOT = tempfile.TemporaryDirectory(prefix="seat-curator-scale-")  # removed when the run ends
 
 
-@lru_cache(maxsize=None)
+@cache
 def seat(mib: int) -> Path:
     return build(Path(_ROOT.name) / f"{mib}", mib * bounds.MIB)
 
 
-@lru_cache(maxsize=None)
+@cache
 def parse_seconds(mib: int) -> tuple[float, str]:
     """One plain markdown-it parse of the same MEMORY.md (64 MiB: the 16 MiB parse times four)."""
     if mib > 16:

@@ -19,7 +19,7 @@ def build(root: Path, size: int, *, seed: int = 11) -> Path:
     memory = root / "memory"
     memory.mkdir(parents=True)
     names = [f"feedback_{n:03d}_{rng.choice(WORDS[:20])}.md" for n in range(DETAIL_FILES)]
-    for n, name in enumerate(names):
+    for name in names:
         body = (f"---\nname: {name[:-3]}\ndescription: {' '.join(rng.choices(WORDS, k=8))}\ntype: feedback\n---\n"
                 f"# {name[:-3]}\n\n## Usage\n\n{' '.join(rng.choices(WORDS, k=30))}\n")
         (memory / name).write_text(body, encoding="utf-8")
