@@ -63,5 +63,5 @@ def pointer_report(memory_dir: Path, overrides: Mapping[str, bytes | None] | Non
 def created_problems(before: PointerReport, after: PointerReport) -> list[str]:
     """One line per pointer problem the write created (orphaned detail files, dangling targets)."""
     orphans, dangling = new_problems(before, after)
-    return ([f"pointer problem: {name} is no longer linked from MEMORY.md (orphaned)" for name in orphans]
+    return ([f"pointer problem: {name} is not linked from MEMORY.md (an orphan: link it from an index line)" for name in orphans]
             + [f"pointer problem: a link to {target} now points nowhere" for target in dangling])
