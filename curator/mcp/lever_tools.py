@@ -108,7 +108,8 @@ def fit(seat: Seat, apply: bool = False, keep: list[int] | None = None) -> str:
     if keep is not None:
         unknown = sorted(set(keep) - {s.number for s in plan.steps})
         if unknown:
-            raise ToolError(f"Error: no step {', '.join(map(str, unknown))} in the plan (steps 1-{len(plan.steps)})")
+            raise ToolError(f"Error: no step {', '.join(map(str, unknown))} in the plan (it has {len(plan.steps)} "
+                            "steps); nothing was written")
         plan = plan_fit(seat.memory_dir, index, target=seat.limits.target,
                         skip=[s.number for s in plan.steps if s.number not in keep])
     lines = [f"fit plan: MEMORY.md {plan.before:,} B -> {plan.after:,} B (target {plan.target:,} B)"]
