@@ -12,6 +12,7 @@ from pathlib import Path
 SCRIPTS_DIR = Path(__file__).parent / "scripts"
 HOOK_SCRIPT = "identity_anchor_hook.py"
 WAKE_SCRIPT = "write_wake_envelope.py"
+CAP_GUARD_SCRIPT = "cap_guard_hook.py"
 MARKER = "  # seat-curator:literal"
 
 
