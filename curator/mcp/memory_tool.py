@@ -19,6 +19,7 @@ from urllib.parse import unquote
 from mcp.server.mcpserver.exceptions import ToolError
 
 from curator.change import Change, digest
+from curator.fsio import read_bytes
 from curator.mcp.seat import Seat, Written
 from curator.store import SeatStore
 
@@ -104,7 +105,7 @@ def view(seat: Seat, path: str, view_range: list[int] | None = None) -> str:
         return _listing(seat, name, path)
     if kind != "file":
         raise ToolError(f"Error: The path {path} is not a regular file or directory")
-    data = seat.store().read(name)
+    data = read_bytes(seat.memory_dir / name)  # a read needs no journal: regular files only, never a symlink
     lines = _lines(data.decode("utf-8", errors="replace"))
     if len(lines) > MAX_LINES:
         raise ToolError(f"File {path} exceeds maximum line limit of 999,999 lines.")

@@ -7,7 +7,8 @@ import re
 from pathlib import Path
 from typing import Mapping
 
-from curator.index_model import Entry, HotIndex, parse_index
+from curator.analysis import parse_cached
+from curator.index_model import Entry, HotIndex
 from curator.levers.merge import new_problems
 from curator.load_sim import simulate
 from curator.meter import Limits, claude_code_budget, measure
@@ -53,11 +54,13 @@ def meter_line(raw: bytes, limits: Limits, identity: bytes | None = None) -> str
     claude = claude_code_budget(raw)
     return (f"meter: MEMORY.md {meter.bytes:,} B, {meter.lines} lines, {zone} (target {meter.target:,} B, "
             f"read limit {meter.read_limit:,} B; Claude Code loads {claude.lines} lines, {claude.chars:,} "
-            f"characters); {drops(parse_index(raw), limits, identity)}")
+            f"characters); {drops(parse_cached(raw), limits, identity)}")
 
 
-def pointer_report(memory_dir: Path, overrides: Mapping[str, bytes | None] | None = None) -> PointerReport:
-    return check_pointers(memory_dir, overrides=overrides)
+def pointer_report(memory_dir: Path, index_raw: bytes,
+                   overrides: Mapping[str, bytes | None] | None = None) -> PointerReport:
+    """The pointer graph with MEMORY.md as ``index_raw`` (parsed once, shared with the meter)."""
+    return check_pointers(memory_dir, overrides=overrides, parsed_index=parse_cached(index_raw))
 
 
 def created_problems(before: PointerReport, after: PointerReport) -> list[str]:

@@ -70,8 +70,8 @@ class Seat:
             before = self.index_bytes(store)
             after = (change.files[INDEX_NAME] if INDEX_NAME in change.files else before) or b""
             self.check_cap(before, after)
-            pointers_before = report.pointer_report(self.memory_dir)
-            pointers_after = report.pointer_report(self.memory_dir, change.files)
+            pointers_before = report.pointer_report(self.memory_dir, before)
+            pointers_after = report.pointer_report(self.memory_dir, after, change.files)
             self.make_parents(change.files)
             try:
                 applied = store.apply(change)
