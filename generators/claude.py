@@ -5,9 +5,11 @@ The seat home is the seat's ``CLAUDE_CONFIG_DIR``. Claude Code loads MEMORY.md n
 identity-anchor hook as a SessionStart entry for identity.md only (injecting MEMORY.md as well would
 pay for it twice). The curated MCP servers go in the repo's ``.mcp.json``; settings.json allows their
 tools and enables them by name (``enabledMcpjsonServers``), so the seat is never prompted for them.
+One of them is the seat's own curator server; while it is enabled, a PreToolUse entry runs the cap
+guard on Write|Edit|MultiEdit (a write that takes MEMORY.md past the read limit is blocked).
 
 Owned in settings.json: ``autoMemoryDirectory``, the SessionStart entry that runs the identity-anchor
-hook, the ``permissions.allow`` rules and ``enabledMcpjsonServers`` names of the fleet's servers
+hook, the PreToolUse entry that runs the cap guard, the ``permissions.allow`` rules and ``enabledMcpjsonServers`` names of the fleet's servers
 (``mcp_prefix``). Everything else in the file (other hooks, rules, servers, model, env) is the
 resident's. Settings are plain JSON, so the file carries no header comment — and a settings.json
 with comments is DIVERGENT (measured on 2.1.328: with a ``//`` line in it, the harness ignored its
@@ -23,11 +25,11 @@ from pathlib import Path
 from generators import layout, template
 from generators.emission import (CLAUDE_MCP, CLAUDE_SETTINGS, FLEET, WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile,
                                  bearer_emission)
-from generators.kimi import hook_command, resolve_interpreter
+from generators.kimi import GUARD_RELPATH, guard_file, guarded, hook_command, resolve_interpreter
 from generators.kimi import mcp_json as render_json  # indented JSON, one final newline: both harnesses read it
-from generators.manifest import Fleet, McpServer, Resident, servers_key, servers_of
+from generators.manifest import CURATOR_SERVER, Fleet, McpServer, Resident, servers_key, servers_of
 from generators.projection import ABSENT, json_object, kimi_mcp_keys, kimi_mcp_projection, register_projector
-from generators.script_source import HOOK_SCRIPT, identity_hook
+from generators.script_source import CAP_GUARD_SCRIPT, HOOK_SCRIPT, identity_hook
 
 HARNESS = "claude-code"
 SETTINGS = "settings.json"
@@ -39,6 +41,8 @@ HOOK_FILES = ("identity.md",)  # MEMORY.md loads natively
 SCHEMA_URL = "https://json.schemastore.org/claude-code-settings.json"
 
 IDENTITY_KEY = "hooks.SessionStart[identity-anchor]"
+GUARD_KEY = "hooks.PreToolUse[cap-guard]"
+GUARD_MATCHER = "Write|Edit|MultiEdit"  # Claude Code's write tools (2.1.328)
 
 
 def allow_key(prefix: str) -> str:
@@ -57,12 +61,19 @@ def identity_entry(command: str) -> dict:
     return {"matcher": SESSION_START_MATCHER, "hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT}]}
 
 
-def settings_data(memory_dir: Path | str, command: str, server_names: list[str]) -> dict:
+def guard_entry(command: str) -> dict:
+    return {"matcher": GUARD_MATCHER, "hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT}]}
+
+
+def settings_data(memory_dir: Path | str, command: str, server_names: list[str], guard: str | None = None) -> dict:
     """settings.json as the fleet writes it at birth (the owned keys, and ``$schema``)."""
+    hooks = {"SessionStart": [identity_entry(command)]}
+    if guard is not None:
+        hooks["PreToolUse"] = [guard_entry(guard)]
     return {
         "$schema": SCHEMA_URL,
         "autoMemoryDirectory": str(memory_dir),
-        "hooks": {"SessionStart": [identity_entry(command)]},
+        "hooks": hooks,
         "permissions": {"allow": [permission_rule(name) for name in server_names]},
         "enabledMcpjsonServers": list(server_names),
     }
@@ -71,12 +82,12 @@ def settings_data(memory_dir: Path | str, command: str, server_names: list[str])
 # ------------------------------------------------------------------------------------ projections
 
 
-def _runs_identity_hook(entry: object) -> bool:
-    """A SessionStart entry that runs the identity-anchor script (found by its file name, so a seat
-    whose entry points elsewhere or was edited shows as different, never as absent and ignored)."""
+def _runs_identity_hook(entry: object, script: str = HOOK_SCRIPT) -> bool:
+    """A hook entry that runs the fleet's ``script`` (found by its file name, so a seat whose entry
+    points elsewhere or was edited shows as different, never as absent and ignored)."""
     if not isinstance(entry, dict) or not isinstance(entry.get("hooks"), list):
         return False
-    return any(isinstance(hook, dict) and HOOK_SCRIPT in str(hook.get("command", "")) for hook in entry["hooks"])
+    return any(isinstance(hook, dict) and script in str(hook.get("command", "")) for hook in entry["hooks"])
 
 
 def settings_projection(doc: dict, prefix: str) -> dict[str, object]:
@@ -84,6 +95,8 @@ def settings_projection(doc: dict, prefix: str) -> dict[str, object]:
     hooks = doc.get("hooks", {})
     starts = hooks.get("SessionStart", []) if isinstance(hooks, dict) else hooks
     identity = [e for e in starts if _runs_identity_hook(e)] if isinstance(starts, list) else starts
+    pre = hooks.get("PreToolUse", []) if isinstance(hooks, dict) else hooks
+    guard = [e for e in pre if _runs_identity_hook(e, CAP_GUARD_SCRIPT)] if isinstance(pre, list) else pre
     permissions = doc.get("permissions", {})
     allow = permissions.get("allow", []) if isinstance(permissions, dict) else permissions
     fleet_rules = [r for r in allow if isinstance(r, str) and r.startswith(f"mcp__{prefix}")] \
@@ -94,13 +107,14 @@ def settings_projection(doc: dict, prefix: str) -> dict[str, object]:
     return {
         "autoMemoryDirectory": doc.get("autoMemoryDirectory", ABSENT),
         IDENTITY_KEY: identity,
+        GUARD_KEY: guard,
         allow_key(prefix): fleet_rules,
         enabled_key(prefix): fleet_servers,
     }
 
 
 def settings_keys(prefix: str) -> tuple[str, ...]:
-    return ("autoMemoryDirectory", IDENTITY_KEY, allow_key(prefix), enabled_key(prefix))
+    return ("autoMemoryDirectory", IDENTITY_KEY, GUARD_KEY, allow_key(prefix), enabled_key(prefix))
 
 
 def mcp_projection(doc: dict, prefix: str) -> dict[str, object]:
@@ -143,18 +157,20 @@ def _mcp_file_projection(servers: tuple, prefix: str) -> dict[str, object]:
 # ------------------------------------------------------------------------------------------- emit
 
 
-def _settings_values(root: Path, agent_id: str, servers: tuple, interpreter: str) -> tuple:
+def _settings_values(root: Path, agent_id: str, servers: tuple, prefix: str, interpreter: str) -> tuple:
     memory = layout.memory_dir(root, agent_id, HARNESS)
     hook = layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts)
-    return memory, hook_command(interpreter, hook), [server[0] for server in servers]
+    guard = layout.seat_path(root, agent_id, HARNESS, *GUARD_RELPATH.parts)
+    return (memory, hook_command(interpreter, hook), [server[0] for server in servers],
+            hook_command(interpreter, guard) if guarded(servers, prefix) else None)
 
 
 def _settings_bytes(root: Path, agent_id: str, servers: tuple, prefix: str, interpreter: str) -> bytes:
-    return render_json(settings_data(*_settings_values(root, agent_id, servers, interpreter)))
+    return render_json(settings_data(*_settings_values(root, agent_id, servers, prefix, interpreter)))
 
 
 def _settings_projection(root: Path, agent_id: str, servers: tuple, prefix: str, interpreter: str) -> dict[str, object]:
-    return settings_projection(settings_data(*_settings_values(root, agent_id, servers, interpreter)), prefix)
+    return settings_projection(settings_data(*_settings_values(root, agent_id, servers, prefix, interpreter)), prefix)
 
 
 # Every input of a file's bytes and projection is among the arguments, so the description is cached
@@ -186,11 +202,13 @@ def _hook_file(root: Path, agent_id: str) -> EmittedFile:
 
 def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> list[EmittedFile]:
     """Every file a claude-code seat is born with, in birth order. Pure: same inputs, same bytes."""
-    _, servers, files = bearer_emission(fleet, resident, HARNESS)
     interpreter = interpreter or fleet.hook_python or resolve_interpreter()
+    _, servers, files = bearer_emission(fleet, resident, HARNESS, interpreter)
     root, agent_id, key = fleet.instance_root, resident.agent_id, servers_key(servers)
     files.append(_settings_file(root, agent_id, key, fleet.mcp_prefix, interpreter))
     files.append(_mcp_file(resident.repo, key, fleet.mcp_prefix))
     files.append(_hook_file(root, agent_id))
+    if guarded(servers, fleet.mcp_prefix):
+        files.append(guard_file(root, agent_id, HARNESS, fleet.mcp_prefix + CURATOR_SERVER))
     return files
 

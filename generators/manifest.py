@@ -31,6 +31,10 @@ KIMI_EVENTS = (
     "TaskStarted", "PreCompact", "PostCompact", "Notification",
 )
 DEFAULT_MCP_PREFIX = "neo-mjs-"
+# The curated entry every seat gets after the catalog's: the seat's own MCP server (`seat-curator mcp`,
+# the memory tool's commands and the levers on the seat's memory dir). Its name is mcp_prefix + this;
+# a resident turns it off with `mcp = { <name> = false }`, a catalog entry of that name replaces it.
+CURATOR_SERVER = "seat-curator"
 _SERVER_NAME = re.compile(r"[A-Za-z0-9_-]+")  # used with fullmatch: `$` would let a final newline through
 # identity.md holds the agent id; its template is 276 characters without it, and the spec caps the
 # whole page under 600, so an id up to 128 characters leaves the page well inside (at most 404).
@@ -118,8 +122,9 @@ class Fleet:
         known = ", ".join(r.agent_id for r in self.residents) or "none"
         raise PreparationError(f"no resident {agent_id!r} in the manifest (known: {known})", path=self.path)
 
-    def enabled_servers(self, resident: Resident) -> list[McpServer]:
-        """The curated MCP matrix: catalog default, flipped only by a literal ``true``/``false`` override."""
+    def enabled_servers(self, resident: Resident, interpreter: str | None = None) -> list[McpServer]:
+        """The curated MCP matrix: catalog default, flipped only by a literal ``true``/``false`` override;
+        then the seat's own curator server (run by ``interpreter``), unless the resident turned it off."""
         chosen = []
         for name, server in self.catalog.items():
             enabled = server.enabled
@@ -127,7 +132,24 @@ class Fleet:
                 enabled = resident.mcp_overrides[name]
             if enabled:
                 chosen.append(server)
+        curator = self.curator_server_name
+        if curator not in self.catalog and resident.mcp_overrides.get(curator, True):
+            chosen.append(self.curator_server(resident, interpreter))
         return chosen
+
+    @property
+    def curator_server_name(self) -> str:
+        return self.mcp_prefix + CURATOR_SERVER
+
+    def curator_server(self, resident: Resident, interpreter: str | None = None) -> McpServer:
+        """`<python> -m curator mcp <the seat's memory dir>`: the interpreter that runs the seat's hooks
+        (the one running seat-curator unless the manifest names another)."""
+        from generators import layout
+        from generators.kimi import resolve_interpreter
+
+        python = interpreter or self.hook_python or resolve_interpreter()
+        memory = layout.memory_dir(self.instance_root, resident.agent_id, resident.harness)
+        return McpServer(self.curator_server_name, True, python, ("-m", "curator", "mcp", str(memory)))
 
 
 # ---------------------------------------------------------------------------------------- loading

@@ -17,6 +17,7 @@ from generators import adoption, composer
 from generators.adoption import NotAdoptable, _json_adopt
 from generators.emission import OPENCODE_CONFIG
 from generators.errors import DivergentError
+from generators.layout import instance_home
 from generators.manifest import load_manifest
 from generators.projection import loads_jsonc
 from test_gen_fixtures import KIMI, OPENCODE, tree_bytes, write_fleet
@@ -74,7 +75,7 @@ def fleet_with_user_files(tmp_path):
     manifest = write_fleet(tmp_path)
     fleet = load_manifest(manifest)
     jsonc = tmp_path / "repos" / "juno" / "opencode.jsonc"
-    mcp = tmp_path / "repos" / "iris" / ".kimi-code" / "mcp.json"
+    mcp = instance_home(fleet.instance_root, KIMI, "kimi-code") / "mcp.json"  # the seat's own ($KIMI_CODE_HOME)
     mcp.parent.mkdir(parents=True)
     jsonc.parent.mkdir(parents=True)
     jsonc.write_text(USER_JSONC)
@@ -146,7 +147,7 @@ def test_owned_keys_holding_other_values_stay_divergent_and_block_adopt(fleet_wi
     plan = composer.plan_fleet(load_manifest(manifest), OPENCODE)[0]
     art = next(a for a in plan.artifacts if a.path == jsonc)
     assert art.status == composer.DIVERGENT and art.adoption is None
-    assert art.reason == "owned keys differ: instructions, mcp.neo-mjs-memory-core"
+    assert art.reason == "owned keys differ: instructions, mcp.neo-mjs-memory-core, mcp.neo-mjs-seat-curator"
     code, out, err = run(capsys, "provision", "--fleet", str(manifest), "--adopt")
     assert code == 3 and str(jsonc) in err
     assert tree_bytes(manifest.parent) == before  # the adoptable mcp.json was not written either
@@ -166,7 +167,8 @@ def test_kimi_config_toml_adopts_with_tomlkit_and_keeps_comments(tmp_path, capsy
     doc = tomllib.loads(after)
     assert doc["providers"]["mine"]["base_url"] == "http://127.0.0.1:9999"
     assert doc["loop_control"] == {"max_steps_per_turn": 40}
-    assert doc["default_model"] == "kimi-k2" and [h["event"] for h in doc["hooks"]] == ["UserPromptSubmit", "PostCompact"]
+    assert doc["default_model"] == "kimi-k2" and [h["event"] for h in doc["hooks"]] == ["UserPromptSubmit", "PostCompact",
+                                                                                          "PreToolUse"]
     assert (config.stat().st_mode & 0o777) == 0o640  # the resident's file keeps its mode
     assert composer.plan_exit_code(composer.plan_fleet(fleet, KIMI)) == 0
 
