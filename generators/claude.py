@@ -203,7 +203,7 @@ def _hook_file(root: Path, agent_id: str) -> EmittedFile:
 def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> list[EmittedFile]:
     """Every file a claude-code seat is born with, in birth order. Pure: same inputs, same bytes."""
     interpreter = interpreter or fleet.hook_python or resolve_interpreter()
-    _, servers, files = bearer_emission(fleet, resident, HARNESS, interpreter)
+    _, servers, files = bearer_emission(fleet, resident, HARNESS)
     root, agent_id, key = fleet.instance_root, resident.agent_id, servers_key(servers)
     files.append(_settings_file(root, agent_id, key, fleet.mcp_prefix, interpreter))
     files.append(_mcp_file(resident.repo, key, fleet.mcp_prefix))

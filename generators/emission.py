@@ -93,14 +93,14 @@ def comment_safe(text: str) -> str:
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
 
 
-def bearer_emission(fleet, resident, harness: str, interpreter: str | None = None) -> tuple[Path, list, list[EmittedFile]]:
+def bearer_emission(fleet, resident, harness: str) -> tuple[Path, list, list[EmittedFile]]:
     """Checks shared by both emitters, then the four create-only memory files. Returns (home, the
     resident's enabled MCP servers, files).
 
     Their content renders only when a file is actually created: a plan never reads or needs it."""
     if resident.harness != harness:
         raise UnsupportedError(f"{resident.agent_id}: not a {harness} resident ({resident.harness})")
-    servers = fleet.enabled_servers(resident, interpreter)
+    servers = fleet.enabled_servers(resident)
     if not servers:
         raise UnsupportedError(f"{resident.agent_id}: no enabled MCP servers in the catalog for this resident",
                                path=fleet.path)

@@ -60,7 +60,7 @@ def permission_pattern(server_name: str) -> str:
 
 def config_data(fleet: Fleet, resident: Resident, hook_path: Path, interpreter: str) -> dict:
     """The fleet-owned content of config.toml as plain values (what the projection compares)."""
-    servers = fleet.enabled_servers(resident, interpreter)
+    servers = fleet.enabled_servers(resident)
     guard_path = hook_path.parent / CAP_GUARD_SCRIPT
     guard = hook_command(interpreter, guard_path) if guarded(servers, fleet.mcp_prefix) else None
     return _config_dict(resident.model or fleet.default_model, fleet.default_permission_mode,
@@ -248,8 +248,8 @@ def validate_config(text: str) -> None:
         raise UnsupportedError("generated config.toml would not load in kimi-code: " + "; ".join(problems))
 
 
-def mcp_data(fleet: Fleet, resident: Resident, interpreter: str | None = None) -> dict:
-    return _mcp_data(fleet.enabled_servers(resident, interpreter))
+def mcp_data(fleet: Fleet, resident: Resident) -> dict:
+    return _mcp_data(fleet.enabled_servers(resident))
 
 
 def _mcp_data(servers: list[McpServer]) -> dict:
@@ -293,7 +293,7 @@ def hook_script(memory_dir: Path, seat_home: Path) -> bytes:
 def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> list[EmittedFile]:
     """Every file a kimi-code seat is born with, in birth order. Pure: same inputs, same bytes."""
     interpreter = interpreter or fleet.hook_python or resolve_interpreter()
-    _, servers, files = bearer_emission(fleet, resident, HARNESS, interpreter)
+    _, servers, files = bearer_emission(fleet, resident, HARNESS)
     root, agent_id, key = fleet.instance_root, resident.agent_id, servers_key(servers)
     # Bytes and projections are built on first use, from the same values: a plan of a settled seat
     # renders the bytes (cheap, through the templates) and never needs the projections.

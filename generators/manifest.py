@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
@@ -114,6 +115,8 @@ class Fleet:
     harness_cli: dict[str, str] = field(default_factory=dict)
     # Interpreter that runs the identity-anchor hook; None = the running interpreter, resolved.
     hook_python: str | None = None
+    # Interpreter that runs the seat's curator MCP server (`-m curator mcp`); None = the running one.
+    curator_python: str | None = None
 
     def resident(self, agent_id: str) -> Resident:
         for resident in self.residents:
@@ -122,9 +125,9 @@ class Fleet:
         known = ", ".join(r.agent_id for r in self.residents) or "none"
         raise PreparationError(f"no resident {agent_id!r} in the manifest (known: {known})", path=self.path)
 
-    def enabled_servers(self, resident: Resident, interpreter: str | None = None) -> list[McpServer]:
+    def enabled_servers(self, resident: Resident) -> list[McpServer]:
         """The curated MCP matrix: catalog default, flipped only by a literal ``true``/``false`` override;
-        then the seat's own curator server (run by ``interpreter``), unless the resident turned it off."""
+        then the seat's own curator server, unless the resident turned it off."""
         chosen = []
         for name, server in self.catalog.items():
             enabled = server.enabled
@@ -134,22 +137,23 @@ class Fleet:
                 chosen.append(server)
         curator = self.curator_server_name
         if curator not in self.catalog and resident.mcp_overrides.get(curator, True):
-            chosen.append(self.curator_server(resident, interpreter))
+            chosen.append(self.curator_server(resident))
         return chosen
 
     @property
     def curator_server_name(self) -> str:
         return self.mcp_prefix + CURATOR_SERVER
 
-    def curator_server(self, resident: Resident, interpreter: str | None = None) -> McpServer:
-        """`<python> -m curator mcp <the seat's memory dir>`: the interpreter that runs the seat's hooks
-        (the one running seat-curator unless the manifest names another)."""
+    def curator_server(self, resident: Resident) -> McpServer:
+        """`<python> -m curator mcp <the seat's memory dir>`. The python is ``curator_python``, else the
+        one running seat-curator as started (a venv's python, not the interpreter it links to: only the
+        venv has seat-curator and the mcp SDK installed; measured: kimi-code reported "No module named
+        curator" for the resolved one)."""
         from generators import layout
-        from generators.kimi import resolve_interpreter
 
-        python = interpreter or self.hook_python or resolve_interpreter()
         memory = layout.memory_dir(self.instance_root, resident.agent_id, resident.harness)
-        return McpServer(self.curator_server_name, True, python, ("-m", "curator", "mcp", str(memory)))
+        return McpServer(self.curator_server_name, True, self.curator_python or sys.executable,
+                         ("-m", "curator", "mcp", str(memory)))
 
 
 # ---------------------------------------------------------------------------------------- loading
@@ -265,7 +269,7 @@ class _Reader:
     def fleet(self, doc: dict) -> Fleet:
         top = ()
         self.only_keys(doc, top, ("instance_root", "mcp_prefix", "default_model", "default_permission_mode",
-                                  "hook_python", "harness_cli", "mcp", "hooks", "residents"))
+                                  "hook_python", "curator_python", "harness_cli", "mcp", "hooks", "residents"))
         instance_root = self.get(doc, top, "instance_root", str, required=True)
         prefix = self.get(doc, top, "mcp_prefix", str, default=DEFAULT_MCP_PREFIX)
         if not prefix:
@@ -274,11 +278,7 @@ class _Reader:
         mode = self.get(doc, top, "default_permission_mode", str, default="manual")
         if mode not in PERMISSION_MODES:
             self.fail(("default_permission_mode",), f"{mode!r} is not one of {', '.join(PERMISSION_MODES)}")
-        hook_python = self.get(doc, top, "hook_python", str)
-        if hook_python is not None and "\x00" in hook_python:
-            self.fail(("hook_python",), "a path cannot hold a NUL character")
-        if hook_python is not None and not os.path.isabs(os.path.expanduser(hook_python)):
-            self.fail(("hook_python",), "must be an absolute interpreter path")
+        hook_python, curator_python = (self.interpreter(doc, key) for key in ("hook_python", "curator_python"))
         harness_cli = self.str_table(doc, top, "harness_cli")
         for name in harness_cli:
             if name not in HARNESSES:
@@ -305,7 +305,16 @@ class _Reader:
             residents=tuple(parsed),
             harness_cli={k: self.command_path(v, ("harness_cli", k)) for k, v in harness_cli.items()},
             hook_python=os.path.expanduser(hook_python) if hook_python else None,
+            curator_python=os.path.expanduser(curator_python) if curator_python else None,
         )
+
+    def interpreter(self, doc: dict, key: str) -> str | None:
+        value = self.get(doc, (), key, str)
+        if value is not None and "\x00" in value:
+            self.fail((key,), "a path cannot hold a NUL character")
+        if value is not None and not os.path.isabs(os.path.expanduser(value)):
+            self.fail((key,), "must be an absolute interpreter path")
+        return value
 
     def catalog(self, table: dict, prefix: str) -> dict[str, McpServer]:
         servers = {}

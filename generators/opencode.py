@@ -11,7 +11,6 @@ from pathlib import Path
 from generators import layout, template
 from generators.emission import (FLEET, OPENCODE_CONFIG, WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile, bearer_emission,
                                  comment_safe)
-from generators.kimi import resolve_interpreter
 from generators.manifest import Fleet, McpServer, Resident, servers_key, servers_of
 from generators.projection import opencode_keys, opencode_projection
 from generators.script_source import WAKE_SCRIPT, emit_script
@@ -24,10 +23,10 @@ def _allow_glob(path) -> str:
     return f"{path}/**"
 
 
-def opencode_config(fleet: Fleet, resident: Resident, interpreter: str | None = None) -> dict:
+def opencode_config(fleet: Fleet, resident: Resident) -> dict:
     home = layout.instance_home(fleet.instance_root, resident.agent_id, resident.harness)
     return _config(home, resident.repo, resident.allowed_paths, resident.model,
-                   _mcp(fleet.enabled_servers(resident, interpreter)))
+                   _mcp(fleet.enabled_servers(resident)))
 
 
 def _mcp(servers: list[McpServer]) -> dict:
@@ -67,8 +66,8 @@ def _header(agent_id: str, prefix: str) -> str:
     )
 
 
-def opencode_jsonc(fleet: Fleet, resident: Resident, config: dict | None = None, interpreter: str | None = None) -> bytes:
-    return _jsonc(resident.agent_id, fleet.mcp_prefix, config or opencode_config(fleet, resident, interpreter))
+def opencode_jsonc(fleet: Fleet, resident: Resident, config: dict | None = None) -> bytes:
+    return _jsonc(resident.agent_id, fleet.mcp_prefix, config or opencode_config(fleet, resident))
 
 
 def _jsonc(agent_id: str, prefix: str, config: dict) -> bytes:
@@ -135,9 +134,8 @@ def _jsonc_file(root: Path, agent_id: str, repo: Path, allowed_paths: tuple, mod
 
 def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> list[EmittedFile]:
     """Every file an opencode seat is born with, in birth order. Pure: same inputs, same bytes."""
-    # opencode runs no shell hook; the interpreter runs the seat's curator MCP server
-    _, servers, files = bearer_emission(fleet, resident, HARNESS, interpreter or fleet.hook_python or
-                                        resolve_interpreter())
+    del interpreter  # opencode runs no per-prompt hook
+    _, servers, files = bearer_emission(fleet, resident, HARNESS)
     root, agent_id = fleet.instance_root, resident.agent_id
     # Bytes and projection are built on first use, from the same values (see kimi.emit).
     files.append(_jsonc_file(root, agent_id, resident.repo, resident.allowed_paths, resident.model, fleet.mcp_prefix,

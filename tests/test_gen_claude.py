@@ -43,7 +43,7 @@ PINNED_DIGEST = "77a2ef3b47e411342e9c2381c7ebc29dfc75ed0a65857447c1e5600710e6093
 
 
 def fixed_fleet(extra: str = REMOTE):
-    return parse_manifest(BASE_MANIFEST + extra + RESIDENT, FIXED_MANIFEST)
+    return parse_manifest(f'curator_python = "{FIXED_PYTHON}"\n' + BASE_MANIFEST + extra + RESIDENT, FIXED_MANIFEST)
 
 
 def emitted(fleet) -> dict[Path, object]:

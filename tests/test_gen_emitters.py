@@ -35,7 +35,7 @@ timeout = 10
 
 
 def fixed_fleet(extra: str = EXTRA):
-    return parse_manifest(BASE_MANIFEST + extra + RESIDENTS, FIXED_MANIFEST)
+    return parse_manifest(f'curator_python = "{FIXED_PYTHON}"\n' + BASE_MANIFEST + extra + RESIDENTS, FIXED_MANIFEST)
 
 
 def emitted(fleet, agent_id):

@@ -196,7 +196,7 @@ def test_kimi_mcp_json_through_the_cache_equals_a_direct_render():
     for agent in (AGENT, OTHER):
         resident = fleet.resident(agent)
         files = {f.path.name: f for f in emit_resident(fleet, resident, interpreter=PYTHON)}
-        for name, direct in (("mcp.json", kimi.mcp_json(kimi.mcp_data(fleet, resident, PYTHON))),
+        for name, direct in (("mcp.json", kimi.mcp_json(kimi.mcp_data(fleet, resident))),
                              ("config.toml", None)):
             item = files[name]
             if direct is not None:
@@ -301,12 +301,12 @@ def test_cached_fleet_files_follow_every_value_they_are_rendered_from(tmp_path, 
         for resident in fleet.residents:
             files = {f.path.name: f for f in emit_resident(fleet, resident, interpreter=interpreter)}
             if resident.harness == "opencode":
-                direct = {"opencode.jsonc": opencode.opencode_jsonc(fleet, resident, interpreter=interpreter)}
+                direct = {"opencode.jsonc": opencode.opencode_jsonc(fleet, resident)}
             else:
                 hook = files[kimi.HOOK_SCRIPT].path
                 direct = {"config.toml": kimi.config_toml(resident.agent_id,
                                                           kimi.config_data(fleet, resident, hook, interpreter)),
-                          "mcp.json": kimi.mcp_json(kimi.mcp_data(fleet, resident, interpreter))}
+                          "mcp.json": kimi.mcp_json(kimi.mcp_data(fleet, resident))}
             for name, data in direct.items():
                 item = files[name]
                 if name == "opencode.jsonc":
