@@ -8,7 +8,8 @@ tools and enables them by name (``enabledMcpjsonServers``), so the seat is never
 One of them is the seat's own curator server; while it is enabled, a PreToolUse entry runs the cap
 guard on Write|Edit|MultiEdit (a write that takes MEMORY.md past the read limit is blocked).
 
-Owned in settings.json: ``autoMemoryDirectory``, the SessionStart entry that runs the identity-anchor
+Owned in settings.json: ``autoMemoryDirectory``, ``autoDreamEnabled`` (the manifest's ``auto_dream``,
+off by default), the SessionStart entry that runs the identity-anchor
 hook, the PreToolUse entry that runs the cap guard, the ``permissions.allow`` rules and ``enabledMcpjsonServers`` names of the fleet's servers
 (``mcp_prefix``). Everything else in the file (other hooks, rules, servers, model, env) is the
 resident's. Settings are plain JSON, so the file carries no header comment — and a settings.json
@@ -65,7 +66,8 @@ def guard_entry(command: str) -> dict:
     return {"matcher": GUARD_MATCHER, "hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT}]}
 
 
-def settings_data(memory_dir: Path | str, command: str, server_names: list[str], guard: str | None = None) -> dict:
+def settings_data(memory_dir: Path | str, command: str, server_names: list[str], guard: str | None = None,
+                  auto_dream: bool = False) -> dict:
     """settings.json as the fleet writes it at birth (the owned keys, and ``$schema``)."""
     hooks = {"SessionStart": [identity_entry(command)]}
     if guard is not None:
@@ -73,6 +75,7 @@ def settings_data(memory_dir: Path | str, command: str, server_names: list[str],
     return {
         "$schema": SCHEMA_URL,
         "autoMemoryDirectory": str(memory_dir),
+        "autoDreamEnabled": auto_dream,
         "hooks": hooks,
         "permissions": {"allow": [permission_rule(name) for name in server_names]},
         "enabledMcpjsonServers": list(server_names),
@@ -106,6 +109,7 @@ def settings_projection(doc: dict, prefix: str) -> dict[str, object]:
         if isinstance(enabled, list) else enabled
     return {
         "autoMemoryDirectory": doc.get("autoMemoryDirectory", ABSENT),
+        "autoDreamEnabled": doc.get("autoDreamEnabled", ABSENT),
         IDENTITY_KEY: identity,
         GUARD_KEY: guard,
         allow_key(prefix): fleet_rules,
@@ -114,7 +118,7 @@ def settings_projection(doc: dict, prefix: str) -> dict[str, object]:
 
 
 def settings_keys(prefix: str) -> tuple[str, ...]:
-    return ("autoMemoryDirectory", IDENTITY_KEY, GUARD_KEY, allow_key(prefix), enabled_key(prefix))
+    return ("autoMemoryDirectory", "autoDreamEnabled", IDENTITY_KEY, GUARD_KEY, allow_key(prefix), enabled_key(prefix))
 
 
 def mcp_projection(doc: dict, prefix: str) -> dict[str, object]:
@@ -157,29 +161,31 @@ def _mcp_file_projection(servers: tuple, prefix: str) -> dict[str, object]:
 # ------------------------------------------------------------------------------------------- emit
 
 
-def _settings_values(root: Path, agent_id: str, servers: tuple, prefix: str, interpreter: str) -> tuple:
+def _settings_values(root: Path, agent_id: str, servers: tuple, prefix: str, interpreter: str,
+                     auto_dream: bool) -> tuple:
     memory = layout.memory_dir(root, agent_id, HARNESS)
     hook = layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts)
     guard = layout.seat_path(root, agent_id, HARNESS, *GUARD_RELPATH.parts)
     return (memory, hook_command(interpreter, hook), [server[0] for server in servers],
-            hook_command(interpreter, guard) if guarded(servers, prefix) else None)
+            hook_command(interpreter, guard) if guarded(servers, prefix) else None, auto_dream)
 
 
-def _settings_bytes(root: Path, agent_id: str, servers: tuple, prefix: str, interpreter: str) -> bytes:
-    return render_json(settings_data(*_settings_values(root, agent_id, servers, prefix, interpreter)))
+def _settings_bytes(*args) -> bytes:
+    return render_json(settings_data(*_settings_values(*args)))
 
 
-def _settings_projection(root: Path, agent_id: str, servers: tuple, prefix: str, interpreter: str) -> dict[str, object]:
-    return settings_projection(settings_data(*_settings_values(root, agent_id, servers, prefix, interpreter)), prefix)
+def _settings_projection(root: Path, agent_id: str, servers: tuple, prefix: str, *rest) -> dict[str, object]:
+    return settings_projection(settings_data(*_settings_values(root, agent_id, servers, prefix, *rest)), prefix)
 
 
 # Every input of a file's bytes and projection is among the arguments, so the description is cached
 # on them like the other emitters' files (re-planning a settled fleet finds them already rendered).
 @lru_cache(maxsize=16384)
-def _settings_file(root: Path, agent_id: str, servers: tuple, prefix: str, interpreter: str) -> EmittedFile:
+def _settings_file(root: Path, agent_id: str, servers: tuple, prefix: str, interpreter: str,
+                   auto_dream: bool) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, SETTINGS), FLEET, CLAUDE_SETTINGS, 0o600, root,
                        _settings_bytes, _settings_projection, settings_keys(prefix),
-                       (root, agent_id, servers, prefix, interpreter))
+                       (root, agent_id, servers, prefix, interpreter, auto_dream))
 
 
 @lru_cache(maxsize=16384)
@@ -205,7 +211,7 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
     interpreter = interpreter or fleet.hook_python or resolve_interpreter()
     _, servers, files = bearer_emission(fleet, resident, HARNESS)
     root, agent_id, key = fleet.instance_root, resident.agent_id, servers_key(servers)
-    files.append(_settings_file(root, agent_id, key, fleet.mcp_prefix, interpreter))
+    files.append(_settings_file(root, agent_id, key, fleet.mcp_prefix, interpreter, fleet.runs_auto_dream(resident)))
     files.append(_mcp_file(resident.repo, key, fleet.mcp_prefix))
     files.append(_hook_file(root, agent_id))
     if guarded(servers, fleet.mcp_prefix):

@@ -100,6 +100,7 @@ class Resident:
     mcp_overrides: dict[str, bool] = field(default_factory=dict)
     allowed_paths: tuple[Path, ...] = ()
     model: str | None = None
+    auto_dream: bool | None = None  # claude-code: the seat's autoDreamEnabled; None = the fleet's choice
 
 
 @dataclass(frozen=True)
@@ -117,6 +118,11 @@ class Fleet:
     hook_python: str | None = None
     # Interpreter that runs the seat's curator MCP server (`-m curator mcp`); None = the running one.
     curator_python: str | None = None
+    # Claude Code's background consolidation ("auto dream") on claude-code seats; off unless chosen.
+    auto_dream: bool = False
+
+    def runs_auto_dream(self, resident: Resident) -> bool:
+        return self.auto_dream if resident.auto_dream is None else resident.auto_dream
 
     def resident(self, agent_id: str) -> Resident:
         for resident in self.residents:
@@ -269,7 +275,8 @@ class _Reader:
     def fleet(self, doc: dict) -> Fleet:
         top = ()
         self.only_keys(doc, top, ("instance_root", "mcp_prefix", "default_model", "default_permission_mode",
-                                  "hook_python", "curator_python", "harness_cli", "mcp", "hooks", "residents"))
+                                  "hook_python", "curator_python", "auto_dream", "harness_cli", "mcp", "hooks",
+                                  "residents"))
         instance_root = self.get(doc, top, "instance_root", str, required=True)
         prefix = self.get(doc, top, "mcp_prefix", str, default=DEFAULT_MCP_PREFIX)
         if not prefix:
@@ -306,6 +313,7 @@ class _Reader:
             harness_cli={k: self.command_path(v, ("harness_cli", k)) for k, v in harness_cli.items()},
             hook_python=os.path.expanduser(hook_python) if hook_python else None,
             curator_python=os.path.expanduser(curator_python) if curator_python else None,
+            auto_dream=self.get(doc, top, "auto_dream", bool, default=False),
         )
 
     def interpreter(self, doc: dict, key: str) -> str | None:
@@ -370,7 +378,7 @@ class _Reader:
         where = ("residents", index)
         if not isinstance(entry, dict):
             self.fail(where, f"expected a table, got {_describe(entry)}")
-        self.only_keys(entry, where, ("agent_id", "harness", "repo", "mcp", "allowed_paths", "model"))
+        self.only_keys(entry, where, ("agent_id", "harness", "repo", "mcp", "allowed_paths", "model", "auto_dream"))
         agent_id = self.get(entry, where, "agent_id", str, required=True)
         problem = agent_id_problem(agent_id)
         if problem:
@@ -390,6 +398,7 @@ class _Reader:
             allowed_paths=tuple(self.abspath(p, where + ("allowed_paths",))
                                 for p in self.str_list(entry, where, "allowed_paths")),
             model=self.get(entry, where, "model", str),
+            auto_dream=self.get(entry, where, "auto_dream", bool),
         )
 
 

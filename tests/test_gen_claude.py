@@ -39,7 +39,7 @@ repo = "repos/vega"
 
 # sha256 over "path\0content\0" of every file the claude-code resident is born with, for the fixed
 # inputs above. It changes only when the template, this emitter or the hook changes: update it deliberately.
-PINNED_DIGEST = "77a2ef3b47e411342e9c2381c7ebc29dfc75ed0a65857447c1e5600710e6093a"
+PINNED_DIGEST = "fd5a71f960fabb1b6030f17f512964e6d8ff8b42c3870f445f6e7162a411a55b"
 
 
 def fixed_fleet(extra: str = REMOTE):
@@ -73,6 +73,7 @@ def test_settings_json_is_plain_json_with_the_documented_shape_and_its_projectio
     assert doc == {
         "$schema": "https://json.schemastore.org/claude-code-settings.json",
         "autoMemoryDirectory": f"{HOME}/memory",
+        "autoDreamEnabled": False,  # the fleet default: a fleet seat's memory changes through the levers
         "hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact",
                                     "hooks": [{"type": "command", "command": command, "timeout": 5}]}],
                   "PreToolUse": [{"matcher": "Write|Edit|MultiEdit",
@@ -82,7 +83,7 @@ def test_settings_json_is_plain_json_with_the_documented_shape_and_its_projectio
     }
     assert item.owned == project(item.convergence, item.content, "neo-mjs-")  # the plan expects the written file
     assert tuple(item.owned) == item.owned_keys == (
-        "autoMemoryDirectory", "hooks.SessionStart[identity-anchor]", "hooks.PreToolUse[cap-guard]",
+        "autoMemoryDirectory", "autoDreamEnabled", "hooks.SessionStart[identity-anchor]", "hooks.PreToolUse[cap-guard]",
         "permissions.allow[mcp__neo-mjs-*]", "enabledMcpjsonServers[neo-mjs-*]")
     assert item.mode == 0o600
 
@@ -278,6 +279,7 @@ USER_SETTINGS = """{
 def without_owned(doc: dict, prefix: str = "neo-mjs-") -> dict:
     """The settings minus the fleet's owned parts (the entries, then the parents they emptied)."""
     doc.pop("autoMemoryDirectory")
+    doc.pop("autoDreamEnabled")
     doc["hooks"]["SessionStart"] = [e for e in doc["hooks"]["SessionStart"] if not claude._runs_identity_hook(e)]
     doc["hooks"]["PreToolUse"] = [e for e in doc["hooks"]["PreToolUse"]
                                   if not claude._runs_identity_hook(e, claude.CAP_GUARD_SCRIPT)]

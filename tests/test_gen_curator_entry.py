@@ -67,3 +67,14 @@ def test_the_running_interpreter_by_default_and_a_catalog_entry_replaces_it():
     servers = json.loads(files_of(own, CLAUDE)[".mcp.json"].content)["mcpServers"]
     assert servers["neo-mjs-seat-curator"]["command"] == "seat-curator"
     assert claude.GUARD_KEY in claude.settings_keys("neo-mjs-")
+
+
+def test_auto_dream_is_off_unless_the_manifest_or_the_resident_chooses_it():
+    def dream(manifest: str) -> bool:
+        return json.loads(files_of(manifest, CLAUDE)["settings.json"].content)["autoDreamEnabled"]
+
+    assert dream(BASE_MANIFEST + ALL) is False
+    assert dream("auto_dream = true\n" + BASE_MANIFEST + ALL) is True
+    mine = ALL.replace('repo = "repos/vega"', 'repo = "repos/vega"\nauto_dream = false')
+    assert dream("auto_dream = true\n" + BASE_MANIFEST + mine) is False
+    assert "autoDreamEnabled" in claude.settings_keys("neo-mjs-")  # owned: a seat that turns it on drifts
