@@ -29,7 +29,7 @@ COMMAND_MODULES = {
     "curator.commands.fit": ("fit",),
     "curator.commands.mcp": ("mcp",),
     "curator.commands.levers": (
-        "candidates", "merge", "archive", "restore", "archive-search", "trim", "undo", "redo",
+        "candidates", "merge", "archive", "restore", "archive-search", "trim", "fold", "undo", "redo",
     ),
 }
 
