@@ -1,4 +1,4 @@
-"""The curator's levers as MCP tools: check, candidates, fit, archive, restore, merge, trim, undo,
+"""The curator's levers as MCP tools: check, candidates, fit, fold, archive, restore, merge, trim, undo,
 redo, archive_search. Each answers in short text naming entries by id, line and title; each write
 goes through ``Seat.write`` (the seat store, under the cap) and ends with the meter line."""
 
@@ -13,12 +13,13 @@ from curator.change import Change
 from curator.errors import CuratorError
 from curator.index_model import HotIndex, parse_index
 from curator.levers import archive as archive_lever
+from curator.levers import fold as fold_lever
 from curator.levers import merge as merge_lever
 from curator.levers import trim as trim_lever
 from curator.levers.fit import line_ranges, plan_fit
 from curator.mcp.report import label
 from curator.mcp.seat import Seat, Written
-from curator.store import SeatStore, seat_state
+from curator.store import INDEX_NAME, SeatStore, seat_state
 
 SHOWN = 10  # problems and hits listed before "… and N more"
 
@@ -128,6 +129,31 @@ def fit(seat: Seat, apply: bool = False, keep: list[int] | None = None) -> str:
         return "\n".join(lines + ["nothing to apply"])
     change = plan.change
     return "\n".join(lines + [_write(seat, lambda _store, _index: change)])
+
+
+# -- fold ----------------------------------------------------------------------------------------
+
+def fold(seat: Seat, section: str | None = None, ids: list[str] | None = None, facet: str | None = None,
+         apply: bool = False) -> str:
+    """The facets that may fold; with a section or ids, the fold's plan; with ``apply``, the fold."""
+    index = _index(seat, seat.store())
+    if section is None and ids is None:
+        found = fold_lever.facets(index)
+        lines = [f"{len(found)} facet(s) that may fold (fold(section=HEADING) or fold(ids=[…], facet=NAME)):"]
+        lines += [f"{f.kind} {f.name!r}: {len(f.entry_ids)} entries, {f.nbytes:,} B; first "
+                  f"{label(index.entry(f.entry_ids[0]))}" for f in found[:SHOWN]]
+        return "\n".join(lines)
+
+    def planner(store: SeatStore, now: HotIndex) -> Change:
+        return fold_lever.plan_fold(seat.memory_dir, now, ids=ids, section=section, facet=facet)
+
+    if apply:
+        return _write(seat, planner)
+    change = planner(seat.store(), index)
+    (name,) = [n for n in change.names if n != INDEX_NAME]
+    kept = next(line for line in change.files[INDEX_NAME].decode("utf-8", "replace").splitlines() if f"]({name})" in line)
+    return "\n".join([f"plan: {change.description}", f"entries: {_labels(index, change.entry_ids)}",
+                      f"MEMORY.md keeps: {kept}", f"saves {change.bytes_saved:,} B; apply with fold(…, apply=true)"])
 
 
 # -- writing levers ------------------------------------------------------------------------------

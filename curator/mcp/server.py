@@ -106,6 +106,12 @@ def build_server(memory_dir: Path, limits: Limits = Limits(), state_dir: Path | 
     def fit(apply: bool = False, keep: list[int] | None = None) -> str:
         return lever_tools.fit(seat, apply, keep)
 
+    @tool("Fold a section (section=heading) or entries sharing a facet (ids, facet) verbatim into one detail "
+          "file; MEMORY.md keeps one line linking it. No arguments lists the facets; apply=true writes it.")
+    def fold(section: str | None = None, ids: list[str] | None = None, facet: str | None = None,
+             apply: bool = False) -> str:
+        return lever_tools.fold(seat, section, ids, facet, apply)
+
     @tool("Move entries from MEMORY.md to ARCHIVE.md (stamped; restore brings one back).")
     def archive(ids: Ids, drop_empty_sections: bool = False) -> str:
         return lever_tools.archive(seat, ids, drop_empty_sections)

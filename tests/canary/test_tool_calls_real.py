@@ -45,6 +45,7 @@ harness = "kimi-code"
 repo = "repos/kimi"
 """
 TIMEOUT = 120
+pytestmark = [pytest.mark.canary, pytest.mark.xdist_group("canary")]
 
 
 def cli_or_skip(harness: str):

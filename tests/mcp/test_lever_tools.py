@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from curator.index_model import parse_index
-from tests.mcp_support import seat, serve
+from tests.support.mcp import seat, serve
 
 INDEX = (
     "# Seat memory index\n"
@@ -101,3 +101,21 @@ async def test_trim_suggests_and_applies_one(tmp_path):
         assert text.startswith("applied: ") and f'{tests} (line 6) "Tests"' in text
         assert len((memory / "MEMORY.md").read_bytes()) < len(INDEX.encode())
         assert await call("trim", apply_id="nope") == (True, "Error: no entry with id nope in MEMORY.md")
+
+
+async def test_fold_lists_facets_plans_and_applies_a_section(tmp_path):
+    index = INDEX + "\n## Releases\n- tag releases from main only\n- write the changelog before the tag\n"
+    memory, state = seat(tmp_path, index=index, **{"deploy.md": "# Deploy\n", "tests.md": "# Tests\n"})
+    async with serve(memory, state) as call:
+        error, text = await call("fold")
+        assert not error and "section 'Releases': 2 entries" in text
+        error, plan = await call("fold", section="Releases")
+        assert not error and plan.startswith("plan: ") and "MEMORY.md keeps: - [Releases](" in plan
+        assert (memory / "MEMORY.md").read_text() == index  # a plan writes nothing
+        error, text = await call("fold", section="Releases", apply=True)
+        assert not error, text
+        after = (memory / "MEMORY.md").read_text()
+        assert "- tag releases from main only\n" not in after and "- [Releases](folded-releases.md)" in after
+        assert "- tag releases from main only\n" in (memory / "folded-releases.md").read_text()
+        await call("undo")
+        assert (memory / "MEMORY.md").read_text() == index

@@ -7,7 +7,9 @@ from __future__ import annotations
 import re
 import threading
 
-from tests.mcp_support import seat, serve
+import pytest
+
+from tests.support.mcp import seat, serve
 
 METER = re.compile(r"^meter: MEMORY\.md [\d,]+ B, \d+ lines, .*; claude-code (loads all|drops .*); "
                    r"kimi-code .*; opencode .*$")
@@ -186,6 +188,7 @@ async def test_undo_brings_back_the_agents_write_byte_for_byte(tmp_path):
         assert (memory / "alpha.md").read_text() == "# Alpha\n\ndetail\n"
 
 
+@pytest.mark.slow
 async def test_concurrent_agent_appends_during_tool_writes_lose_nothing(tmp_path):
     entries = "".join(f"- lesson {n:03d}: keep the fixture small\n" for n in range(300))
     memory, state = seat(tmp_path, index="# M\n\n" + entries)

@@ -13,7 +13,7 @@ import json5
 
 from generators import claude, composer, layout
 from generators.manifest import parse_manifest
-from test_gen_fixtures import BASE_MANIFEST, KIMI, OPENCODE, RESIDENTS
+from tests.support.fleets import BASE_MANIFEST, KIMI, OPENCODE, RESIDENTS
 
 ROOT = Path("/srv/fleet")
 CLAUDE = "@neo-claude-vega"
