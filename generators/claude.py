@@ -85,7 +85,7 @@ def settings_data(memory_dir: Path | str, command: str, server_names: list[str],
 # ------------------------------------------------------------------------------------ projections
 
 
-def _runs_identity_hook(entry: object, script: str = HOOK_SCRIPT) -> bool:
+def _runs_script(entry: object, script: str = HOOK_SCRIPT) -> bool:
     """A hook entry that runs the fleet's ``script`` (found by its file name, so a seat whose entry
     points elsewhere or was edited shows as different, never as absent and ignored)."""
     if not isinstance(entry, dict) or not isinstance(entry.get("hooks"), list):
@@ -97,9 +97,9 @@ def settings_projection(doc: dict, prefix: str) -> dict[str, object]:
     """The fleet-owned part of a parsed settings.json (see the module docstring)."""
     hooks = doc.get("hooks", {})
     starts = hooks.get("SessionStart", []) if isinstance(hooks, dict) else hooks
-    identity = [e for e in starts if _runs_identity_hook(e)] if isinstance(starts, list) else starts
+    identity = [e for e in starts if _runs_script(e)] if isinstance(starts, list) else starts
     pre = hooks.get("PreToolUse", []) if isinstance(hooks, dict) else hooks
-    guard = [e for e in pre if _runs_identity_hook(e, CAP_GUARD_SCRIPT)] if isinstance(pre, list) else pre
+    guard = [e for e in pre if _runs_script(e, CAP_GUARD_SCRIPT)] if isinstance(pre, list) else pre
     permissions = doc.get("permissions", {})
     allow = permissions.get("allow", []) if isinstance(permissions, dict) else permissions
     fleet_rules = [r for r in allow if isinstance(r, str) and r.startswith(f"mcp__{prefix}")] \

@@ -279,9 +279,9 @@ def without_owned(doc: dict, prefix: str = "neo-mjs-") -> dict:
     """The settings minus the fleet's owned parts (the entries, then the parents they emptied)."""
     doc.pop("autoMemoryDirectory")
     doc.pop("autoDreamEnabled")
-    doc["hooks"]["SessionStart"] = [e for e in doc["hooks"]["SessionStart"] if not claude._runs_identity_hook(e)]
+    doc["hooks"]["SessionStart"] = [e for e in doc["hooks"]["SessionStart"] if not claude._runs_script(e)]
     doc["hooks"]["PreToolUse"] = [e for e in doc["hooks"]["PreToolUse"]
-                                  if not claude._runs_identity_hook(e, claude.CAP_GUARD_SCRIPT)]
+                                  if not claude._runs_script(e, claude.CAP_GUARD_SCRIPT)]
     if not doc["hooks"]["PreToolUse"]:
         del doc["hooks"]["PreToolUse"]
     doc["permissions"]["allow"] = [r for r in doc["permissions"]["allow"] if not r.startswith(f"mcp__{prefix}")]
