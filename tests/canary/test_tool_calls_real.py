@@ -138,3 +138,25 @@ def test_real_claude_code_cuts_an_index_with_frontmatter_and_comments_where_the_
     assert turn["exit_code"] == 0, turn["output_tail"]
     assert expected.warning and json.dumps(expected.warning)[1:-1] in sent
     assert "name: index" not in sent and "fleet note" not in sent  # stripped before it loads
+
+
+def test_kimi_code_loads_the_seats_own_mcp_json_and_skips_the_repos(tmp_path):
+    """Why the fleet wires kimi-code's servers in $KIMI_CODE_HOME/mcp.json: kimi-code 2.1.0 skips a
+    project-level .kimi-code/mcp.json in a folder it does not trust."""
+    cli = cli_or_skip("kimi-code")
+    seat = born_seat(tmp_path, KIMI)
+    entry = json.loads((seat.instance_home / "mcp.json").read_text())  # only the curator server is wired
+    offered = {}
+    for where in ("seat", "repo"):
+        with StubModel() as stub:
+            box = prepare_kimi(seat, tmp_path / f"box-{where}", stub.base_url)  # (the canary's copy leaves mcp.json out)
+            target = box.env["KIMI_CODE_HOME"] + "/mcp.json" if where == "seat" else str(seat.repo / ".kimi-code/mcp.json")
+            Path(target).parent.mkdir(exist_ok=True)
+            Path(target).write_text(json.dumps(entry))
+            turn = run_turn(list(cli.argv) + ["-p", "canary: list tools"], box, TIMEOUT)
+            assert turn["exit_code"] == 0, turn["output_tail"]
+            offered[where] = {tool.get("function", {}).get("name") for body in stub.requests
+                              for tool in body.get("tools") or []}
+            Path(target).unlink()
+    assert {f"mcp__{SERVER}__{name}" for name in ("view", "str_replace", "fit", "archive")} <= offered["seat"]
+    assert not any(name and name.startswith("mcp__") for name in offered["repo"])
