@@ -48,6 +48,8 @@ def _speaks_plainly(tool: Callable[..., str]) -> Callable[..., str | CallToolRes
             text = str(err)
         except CuratorError as err:
             text = f"Error: {err}"
+        except UnicodeEncodeError as err:  # JSON can carry a lone surrogate; a file cannot hold one
+            text = f"Error: the text is not valid Unicode (a lone surrogate at character {err.start}); nothing was written"
         except OSError as err:
             text = f"Error: {from_os_error(err, 'cannot access')}"
         return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)

@@ -224,3 +224,18 @@ async def test_concurrent_agent_appends_during_tool_writes_lose_nothing(tmp_path
             assert "changed on disk" in text and f"- lesson {n:03d}:" in final
         else:
             assert f"- LESSON {n:03d}:" in final
+
+
+
+def test_text_that_is_not_unicode_is_one_error_line_and_nothing_written(tmp_path):
+    """A JSON string may carry a lone surrogate (the SDK's own client refuses to send one, so the
+    wrapper every tool runs in is called directly)."""
+    from curator.mcp import memory_tool
+    from curator.mcp.seat import Seat
+    from curator.mcp.server import _speaks_plainly
+
+    memory, state = seat(tmp_path)
+    result = _speaks_plainly(memory_tool.create)(Seat(memory, state_dir=state), "/memories/bad.md", "ok \ud800")
+    assert result.is_error and [block.text for block in result.content] == [
+        "Error: the text is not valid Unicode (a lone surrogate at character 3); nothing was written"]
+    assert not (memory / "bad.md").exists()
