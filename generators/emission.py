@@ -42,6 +42,20 @@ CONVERGENCE_ROLES: dict[str, tuple[str, ...]] = {
 }
 
 
+# Owned keys that configure MCP servers (the rest of a file's owned keys configure the seat): in a
+# file that plays both roles (opencode.jsonc), a drift marks only the role of the keys that differ.
+MCP_KEY_ROOTS = ("mcp", "mcpServers", "enabledMcpjsonServers")
+
+
+def key_roles(convergence: str, key: str) -> tuple[str, ...]:
+    """The roles an owned key of a file with this convergence rule serves."""
+    roles = CONVERGENCE_ROLES.get(convergence, ())
+    if len(roles) < 2:
+        return roles
+    mcp = key.split(".", 1)[0].split("[", 1)[0] in MCP_KEY_ROOTS or "[mcp__" in key
+    return tuple(role for role in roles if (role == ROLE_MCP) == mcp) or roles
+
+
 @dataclass(frozen=True)
 class EmittedFile:
     """One file the fleet would write. ``content`` is rendered on first use. ``owned`` (the expected

@@ -101,6 +101,8 @@ class Resident:
     allowed_paths: tuple[Path, ...] = ()
     model: str | None = None
     auto_dream: bool | None = None  # claude-code: the seat's autoDreamEnabled; None = the fleet's choice
+    # Fleet files this resident keeps by hand (names as `plan` shows them): reported KEPT, never written.
+    keep: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -378,7 +380,8 @@ class _Reader:
         where = ("residents", index)
         if not isinstance(entry, dict):
             self.fail(where, f"expected a table, got {_describe(entry)}")
-        self.only_keys(entry, where, ("agent_id", "harness", "repo", "mcp", "allowed_paths", "model", "auto_dream"))
+        self.only_keys(entry, where, ("agent_id", "harness", "repo", "mcp", "allowed_paths", "model", "keep",
+                                      "auto_dream"))
         agent_id = self.get(entry, where, "agent_id", str, required=True)
         problem = agent_id_problem(agent_id)
         if problem:
@@ -398,6 +401,7 @@ class _Reader:
             allowed_paths=tuple(self.abspath(p, where + ("allowed_paths",))
                                 for p in self.str_list(entry, where, "allowed_paths")),
             model=self.get(entry, where, "model", str),
+            keep=tuple(self.str_list(entry, where, "keep")),
             auto_dream=self.get(entry, where, "auto_dream", bool),
         )
 
