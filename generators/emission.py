@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from generators import layout, template
 from generators.errors import UnsupportedError
 
-BEARER = "bearer"
-FLEET = "fleet"
+
+class Owner(StrEnum):
+    """Who a seat file belongs to: the bearer writes it after its birth, the fleet keeps it converged."""
+
+    BEARER = "bearer"
+    FLEET = "fleet"
+
+
+BEARER, FLEET = Owner.BEARER, Owner.FLEET
 
 # Convergence rules (spec §6): how an existing file is compared with what the fleet would write.
 CREATE_ONLY = "create-only"          # bearer files: any content is MATCH
@@ -63,7 +71,7 @@ class EmittedFile:
     settled fleet compares bytes first and needs it only for a file that differs from them."""
 
     path: Path
-    owner: str
+    owner: Owner
     convergence: str
     mode: int
     # The trusted directory this file must stay inside; no segment below it may be a symlink.

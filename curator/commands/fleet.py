@@ -7,21 +7,21 @@ only when the plan after writing is clean.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
 
-from curator.errors import CuratorError
 from curator.fsio import exclusive_create, remove_dead_temps
 from generators import composer
-from generators.errors import PreparationError
+from generators.errors import DivergentError, PreparationError
 from generators.manifest import example_manifest, load_manifest
 from generators.set_aside_loss import describe as describe_loss
 
 DEFAULT_MANIFEST = "fleet.toml"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     init = subparsers.add_parser("init-fleet", help="write an example fleet.toml (one kimi-code, one opencode, one claude-code resident)")
     init.add_argument("dir", metavar="DIR", help="directory to root the example fleet in (created if missing)")
     init.set_defaults(func=run_init_fleet)
@@ -47,7 +47,7 @@ def register(subparsers) -> None:
     aside.set_defaults(func=run_set_aside)
 
 
-def _fleet_args(parser) -> None:
+def _fleet_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fleet", default=DEFAULT_MANIFEST, metavar="F", help="the fleet manifest (default: ./fleet.toml)")
     parser.add_argument("--resident", metavar="ID", help="only this resident (agent id)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
@@ -56,7 +56,7 @@ def _fleet_args(parser) -> None:
                              "else the interpreter running seat-curator)")
 
 
-def run_init_fleet(args) -> int:
+def run_init_fleet(args: argparse.Namespace) -> int:
     root = Path(args.dir).expanduser().absolute()
     target = root / DEFAULT_MANIFEST
     try:
@@ -77,14 +77,14 @@ def run_init_fleet(args) -> int:
     return 0
 
 
-def run_plan(args) -> int:
+def run_plan(args: argparse.Namespace) -> int:
     fleet = load_manifest(args.fleet)
     plans = composer.plan_fleet(fleet, args.resident, interpreter=_hook_python(args))
     _print(plans, args.json)
     return composer.plan_exit_code(plans)
 
 
-def run_provision(args) -> int:
+def run_provision(args: argparse.Namespace) -> int:
     fleet = load_manifest(args.fleet)
     planned = None
     if args.adopt or args.repair:  # the diffs first; apply re-plans and writes only what it re-checked
@@ -99,9 +99,7 @@ def run_provision(args) -> int:
     try:
         plans = composer.apply_fleet(fleet, plans=planned, adopt=args.adopt, repair=args.repair) if planned else \
             composer.apply_fleet(fleet, args.resident, interpreter=_hook_python(args))
-    except CuratorError as err:
-        if err.code != "FLEET_WORKSPACE_DIVERGENT":
-            raise
+    except DivergentError:
         if args.json:  # the report still goes out, so a script sees which files diverged
             _print(composer.plan_fleet(fleet, args.resident, interpreter=_hook_python(args)), True)
         raise
@@ -109,7 +107,7 @@ def run_provision(args) -> int:
     return 0
 
 
-def _hook_python(args) -> str | None:
+def _hook_python(args: argparse.Namespace) -> str | None:
     """The --hook-python given (absolute, like the manifest's hook_python), or None."""
     if args.hook_python is None:
         return None
@@ -118,7 +116,7 @@ def _hook_python(args) -> str | None:
     return args.hook_python
 
 
-def run_set_aside(args) -> int:
+def run_set_aside(args: argparse.Namespace) -> int:
     fleet = load_manifest(args.fleet)
     resident = fleet.resident(args.resident)
     target = Path(args.path).expanduser().absolute()

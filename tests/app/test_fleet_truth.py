@@ -4,7 +4,6 @@ leads with the worst file, and the preview shows the whole content of every file
 from __future__ import annotations
 
 from curator.app import CuratorApp
-from curator.widgets.fleet_grid import FleetGrid
 from generators.emission import ROLE_BOOT, ROLE_CONFIG, ROLE_MCP
 from tests.app.test_fleet_flows import KIMI, OPENCODE, cell, detail, open_preview_on, select
 from tests.support.app import artifact_path, make_divergent, settle, write_example_fleet
@@ -52,7 +51,7 @@ async def test_the_preview_shows_the_whole_content_of_a_file_it_would_create(tmp
     app = CuratorApp(fleet_path=manifest)
     async with app.run_test(size=(120, 36)) as pilot:
         preview = await open_preview_on(app, pilot, KIMI)
-        for row, (plan, artifact) in enumerate(preview.rows):
+        for row, (_plan, artifact) in enumerate(preview.rows):
             if artifact.path.name in ("config.toml", "identity_anchor_hook.py"):
                 preview.query_one("#preview-table").move_cursor(row=row)
                 await settle(app, pilot)

@@ -73,7 +73,7 @@ def test_divergence_exit_3_writes_nothing_then_set_aside_recovers(tmp_path, caps
     assert code == 0 and ".divergent-" in out
     assert run(capsys, "provision", "--fleet", str(manifest))[0] == 0
     assert run(capsys, "plan", "--fleet", str(manifest))[0] == 0
-    kept = [p for p in (tmp_path / "instances").rglob("config.toml.divergent-*")]
+    kept = list((tmp_path / "instances").rglob("config.toml.divergent-*"))
     assert len(kept) == 1 and b"sneaky" in kept[0].read_bytes()
 
 
