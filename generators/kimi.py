@@ -17,7 +17,7 @@ from pathlib import Path
 
 import tomlkit
 
-from curator.meter import Limits
+from curator.constants import READ_LIMIT_BYTES
 from generators import layout, template
 from generators.emission import (FLEET, KIMI_CONFIG, KIMI_MCP, WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile,
                                  bearer_emission, comment_safe)
@@ -320,4 +320,4 @@ def guard_file(root: Path, agent_id: str, harness: str, server_name: str) -> Emi
     """The seat's cap guard script (kimi-code and claude-code seats), owned byte for byte."""
     return EmittedFile(layout.seat_path(root, agent_id, harness, *GUARD_RELPATH.parts), FLEET, WHOLE_FILE, 0o700,
                        root, cap_guard, owned_keys=WHOLE_FILE_KEYS,
-                       args=(harness, layout.memory_dir(root, agent_id, harness), server_name, Limits().read_limit))
+                       args=(harness, layout.memory_dir(root, agent_id, harness), server_name, READ_LIMIT_BYTES))

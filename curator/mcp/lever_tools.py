@@ -151,7 +151,7 @@ def fold(seat: Seat, section: str | None = None, ids: list[str] | None = None, f
         return _write(seat, planner)
     change = planner(seat.store(), index)
     (name,) = [n for n in change.names if n != INDEX_NAME]
-    kept = next(line for line in change.files[INDEX_NAME].decode("utf-8", "replace").splitlines() if f"]({name})" in line)
+    kept = next(line for line in (change.files[INDEX_NAME] or b"").decode("utf-8", "replace").splitlines() if f"]({name})" in line)
     return "\n".join([f"plan: {change.description}", f"entries: {_labels(index, change.entry_ids)}",
                       f"MEMORY.md keeps: {kept}", f"saves {change.bytes_saved:,} B; apply with fold(…, apply=true)"])
 

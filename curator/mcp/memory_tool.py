@@ -240,7 +240,7 @@ def delete(seat: Seat, path: str) -> str:
             shutil.rmtree(seat.memory_dir / name)  # only empty directories in it: nothing to journal
             raise _EmptyDirGone()
         base = {n: digest(store.read(n)) for n in names}
-        return Change(f"delete {path}", {n: None for n in names}, base=base, kind="memory-delete")
+        return Change(f"delete {path}", dict.fromkeys(names), base=base, kind="memory-delete")
 
     try:
         written = seat.write(plan)

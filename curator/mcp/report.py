@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Mapping
+from collections.abc import Mapping
 
 from curator.analysis import parse_cached
 from curator.index_model import Entry, HotIndex

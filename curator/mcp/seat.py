@@ -14,7 +14,7 @@ import errno
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from curator.analysis import read_identity
 from curator.change import Change
@@ -128,7 +128,7 @@ class Seat:
         # A file the step brings back may have lived in a directory removed since: make them all
         # first, and take away the ones left empty after.
         names = {name for entry in store.history() for name in entry.files}
-        self.make_parents({name: b"" for name in names})
+        self.make_parents(dict.fromkeys(names, b""))
         try:
             entry = store.undo() if undo else store.redo()
         finally:

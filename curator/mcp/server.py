@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Annotated, Callable
+from typing import Annotated
+from collections.abc import Callable
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
