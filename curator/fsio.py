@@ -22,6 +22,7 @@ import secrets
 import stat
 import time
 from pathlib import Path
+from typing import Callable
 
 from curator.errors import InputError, from_os_error
 
@@ -194,9 +195,10 @@ class TempFile(str):
         self.release()
 
 
-def write_temp(path: Path, data: bytes, mode: int) -> TempFile:
+def write_temp(path: Path, data: bytes, mode: int, *, prepare: Callable[[int], None] | None = None) -> TempFile:
     """A fully written, fsynced temp file beside ``path`` (same directory, so a rename is atomic),
-    locked until released: rename it, then release it."""
+    locked until released: rename it, then release it. ``prepare`` gets the written file's
+    descriptor before the fsync (to give it an owner or attributes that the fsync makes durable)."""
     for _attempt in range(100):
         name = temp_name(path)
         try:
@@ -222,10 +224,12 @@ def write_temp(path: Path, data: bytes, mode: int) -> TempFile:
         while view:
             view = view[os.write(writer, view):]
         os.fchmod(writer, mode)
+        if prepare is not None:
+            prepare(writer)
         os.fsync(writer)
         os.close(writer)
         writer = -1
-        stop_point("temp-written")
+        stop_point("temp-written", path.name)
     except BaseException:
         _unlink_quietly(temp)
         temp.release()
@@ -243,17 +247,29 @@ def hold(fd: int) -> None:
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
 
 
-def stop_point(point: str) -> None:
-    """Tests only (``STOP_ENV`` = "<point>:<fifo>"): at ``point``, say so through the FIFO, then wait
-    on it for good, so a test can kill the process at exactly this point without a sleep."""
+def stop_point(point: str, target: str | None = None) -> None:
+    """Tests only (``STOP_ENV`` = "<point>[@<file name>][#<n>]:<fifo>"): at ``point`` (for the file
+    named, on its n-th time, by default the first), say so through the FIFO, then wait on it until
+    the test closes its end (a test that never does kills the process there), so a test can act at
+    exactly this point without a sleep."""
     wanted = os.environ.get(STOP_ENV)
-    if not wanted or wanted.partition(":")[0] != point:
+    if not wanted:
         return
-    fifo = wanted.partition(":")[2]
+    spec, _, fifo = wanted.partition(":")
+    where, _, nth = spec.partition("#")
+    name, _, file_name = where.partition("@")
+    if name != point or (file_name and file_name != target):
+        return
+    _STOP_HITS[wanted] = hits = _STOP_HITS.get(wanted, 0) + 1
+    if hits != int(nth or hits):
+        return
     with open(fifo, "w") as signal_pipe:  # blocks until the test opens the other end
         signal_pipe.write(point + "\n")
-    with open(fifo) as never:  # no one writes to it again: this waits until the process is killed
-        never.read()
+    with open(fifo) as resume:  # returns once the test has opened and closed its writing end
+        resume.read()
+
+
+_STOP_HITS: dict[str, int] = {}  # how often each STOP_ENV spec was reached in this process
 
 
 def _dead(directory: Path, name: str) -> tuple[int, os.stat_result] | None:

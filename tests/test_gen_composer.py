@@ -286,3 +286,39 @@ def test_set_aside_will_not_rename_through_a_symlinked_parent(fleet, tmp_path):
     with pytest.raises(PreparationError, match="symlinked path segment"):
         composer.set_aside(fleet, fleet.resident(KIMI), home / "memory" / "MEMORY.md")
     assert [p.name for p in elsewhere.iterdir()] == ["MEMORY.md"]
+
+
+# ----------------------------------------------------------- adoption keeps the user's file its own
+
+USERS_CONFIG_TOML = ('# my kimi settings\r\n[providers.mine]\r\ntype = "openai"\r\n'
+                     'base_url = "http://127.0.0.1:9999"\r\n\r\n[loop_control]\r\nmax_steps_per_turn = 40\r\n')
+
+
+def _users_config(fleet) -> Path:
+    config = next(a.path for a in composer.plan_fleet(fleet, KIMI)[0].artifacts if a.path.name == "config.toml")
+    config.parent.mkdir(parents=True)
+    config.write_bytes(USERS_CONFIG_TOML.encode())
+    return config
+
+
+def test_adopting_a_crlf_config_toml_keeps_every_line_crlf(fleet):
+    config = _users_config(fleet)
+    plans = composer.apply_fleet(fleet, KIMI, adopt=True)
+    assert art(plans[0], "config.toml").status == composer.ADOPTED
+    after = config.read_bytes()
+    assert all(line in after.splitlines(keepends=True) for line in USERS_CONFIG_TOML.encode().splitlines(True))
+    assert after.count(b"\n") == after.count(b"\r\n")  # no bare LF line was inserted
+    assert composer.plan_exit_code(composer.plan_fleet(fleet, KIMI)) == 0
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="changing a file's owner needs root")
+def test_adopting_as_root_keeps_the_users_owner_group_mode_and_attributes(fleet):
+    config = _users_config(fleet)
+    os.chown(config, 1000, 1000)
+    config.chmod(0o640)
+    os.setxattr(config, "user.origin", b"the user's own")
+    composer.apply_fleet(fleet, KIMI, adopt=True)
+    info = config.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (1000, 1000, 0o640)
+    assert os.getxattr(config, "user.origin") == b"the user's own"
+    assert b"[loop_control]" in config.read_bytes()

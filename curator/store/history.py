@@ -8,7 +8,8 @@ from types import MappingProxyType
 from curator.change import digest
 from curator.errors import ConflictError, CuratorError
 from curator.store.records import IN_TRANSITION, AppliedChange, FileStep, side
-from curator.store.seat_files import appended, write_order
+from curator.safe_replace import appended
+from curator.store.seat_files import write_order
 
 
 class History:

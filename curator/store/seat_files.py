@@ -9,7 +9,7 @@ from pathlib import Path
 
 from curator import fsio
 from curator.change import check_name, digest
-from curator.errors import CuratorError, InputError, from_os_error
+from curator.errors import InputError, from_os_error
 from curator.store.records import ABSENT, Fingerprint
 
 INDEX_NAME = "MEMORY.md"
@@ -85,28 +85,6 @@ def safe_path(memory_dir: Path, name: str) -> Path:
         if linked:
             raise InputError("is a symlink; the curator never writes through one", path=walk)
     return memory_dir / name
-
-
-def appended(base: bytes | None, now: bytes | None) -> bytes | None:
-    """What was appended to ``base`` to make ``now``; None if ``now`` is not ``base`` plus more."""
-    if base is None or now is None or len(now) <= len(base) or not now.startswith(base):
-        return None
-    return now[len(base):]
-
-
-def read_quietly(path) -> bytes | object:
-    """A file's bytes, or a marker equal to nothing when it cannot be read as a regular file."""
-    try:
-        handle = fsio.open_regular(path)
-        if handle is None:
-            return UNREADABLE
-        with handle:
-            return fsio.read_open(handle, path)
-    except CuratorError:
-        return UNREADABLE
-
-
-UNREADABLE = object()
 
 
 def describe(fingerprint: Fingerprint) -> str:
