@@ -163,14 +163,14 @@ def replace(path: Path, expect: bytes | None, want: bytes | None, *, new_mode: i
             if fsio.read_open(held, path) != expect or not _same_file(held, path):
                 raise ChangedMeanwhile(path)
             fsio.hold(held.fileno())  # an exchange gives it the temp name: it stays marked live
-            fsio.stop_point("replace-before-swap")
+            fsio.stop_point("replace-before-swap", path.name)
             exchanged = fsio.swap(tmp, path)
         except BaseException:
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
             raise
         fsio.fsync_dir(path.parent)
-        fsio.stop_point("replace-swapped")
+        fsio.stop_point("replace-swapped", path.name)
         # A writer that opened the file before the rename may still be writing to the replaced
         # one: wait until none holds it, so what is read next is all it will ever hold.
         quiet = fsio.wait_until_no_writers(held)

@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from curator.cli import main
 from generators import composer
 from generators.composer import CREATED, DIVERGENT, MATCH, PENDING
 from generators.errors import DivergentError, PreparationError, UnsupportedError
 from generators.layout import instance_home
 from generators.manifest import load_manifest
+from race_agent import STYLES, agent_at
 from test_gen_fixtures import KIMI, OPENCODE, RESIDENTS, make_fleet, tree_bytes, write_fleet
 
 
@@ -322,3 +324,38 @@ def test_adopting_as_root_keeps_the_users_owner_group_mode_and_attributes(fleet)
     assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (1000, 1000, 0o640)
     assert os.getxattr(config, "user.origin") == b"the user's own"
     assert b"[loop_control]" in config.read_bytes()
+
+
+# -------------------------------------------- a user saving during an adoption (the guarded replace)
+
+USERS_JSONC = b'// mine\n{\n  "model": "anthropic/claude-sonnet", // my model\n  "permission": { "bash": "ask" },\n}\n'
+USERS_MCP_JSON = b'{\n  "mcpServers": {\n    "mine": { "command": "my-mcp", "args": [] }\n  }\n}\n'
+USERS_SAVE = b"// the user saved this during the adoption\n"
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("saved, at", [("opencode.jsonc", "opencode.jsonc"), ("mcp.json", "mcp.json"),
+                                       ("opencode.jsonc", "mcp.json"), ("mcp.json", "opencode.jsonc")])
+def test_a_user_saving_while_an_adoption_writes_keeps_their_save_and_the_exit_code_says_so(
+        tmp_path, capsys, monkeypatch, style, saved, at):
+    """The user saves ``saved`` (from the copy they had open) the moment the temp file of the
+    adoption of ``at`` appears: their save stays byte for byte, nothing else of the run stays, and
+    the run exits non-zero naming a file."""
+    manifest = write_fleet(tmp_path)
+    files = {"opencode.jsonc": tmp_path / "repos" / "juno" / "opencode.jsonc",
+             "mcp.json": tmp_path / "repos" / "iris" / ".kimi-code" / "mcp.json"}
+    for path, data in ((files["opencode.jsonc"], USERS_JSONC), (files["mcp.json"], USERS_MCP_JSON)):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    before = {name: path.read_bytes() for name, path in files.items()}
+    users = before[saved] + USERS_SAVE
+    with agent_at(f"temp-written@{at}#1", tmp_path / "stop.fifo", files[saved], users, style,
+                  monkeypatch) as agent:
+        code = main(["provision", "--fleet", str(manifest), "--adopt"])
+    _out, err = capsys.readouterr()
+    assert agent.struck
+    assert files[saved].read_bytes() == users  # the user's save, byte for byte
+    assert code != 0 and err.count("\n") == 1 and "Traceback" not in err, err
+    other = next(name for name in files if name != saved)
+    assert files[other].read_bytes() == before[other]  # what the run wrote there was undone
+    assert not [p for p in tmp_path.rglob("*.tmp")]

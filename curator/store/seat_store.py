@@ -15,6 +15,7 @@ from curator.change import Change, digest
 from curator.errors import ConflictError, CuratorError, InputError, from_os_error
 from curator.store import lock
 from curator.store.blobs import BlobKeeping
+from curator.store.carrying import CarryingOut
 from curator.store.history import History
 from curator.store.inspection import InterruptedChange, where_files_stand
 from curator.store.journal import JournalKeeping
@@ -23,7 +24,7 @@ from curator.store.seat_files import describe, locate, read_current, safe_path, 
 from curator.store.writing import FileWriting
 
 
-class SeatStore(History, FileWriting, JournalKeeping, BlobKeeping):
+class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
     """Open with ``SeatStore.open(memory_dir)``; read files through it, then ``apply`` changes."""
 
     def __init__(self, memory_dir: Path, state_dir: Path):
@@ -159,42 +160,6 @@ class SeatStore(History, FileWriting, JournalKeeping, BlobKeeping):
             what = found.message if found else f"change {self._done[-1].id} was interrupted"
             raise CuratorError(f"{what}; nothing new is saved until then", path=self.memory_dir,
                                code="CHANGE_INTERRUPTED")
-
-    def _carry_out(self, entry: AppliedChange, moves: list, history: tuple[list, list],
-                   *, carry_appends: bool = False) -> dict[str, tuple[bytes | None, bytes | None]]:
-        """Write each (name, old, new) move in order. If one fails, put back the files already
-        written (last first, keeping anything appended to them since) and the journal as it was
-        (``history``); if that fails too, the journal keeps the entry in transition, which is
-        reported as an interrupted change. Returns name -> (replaced, written) as on disk."""
-        written: dict[str, tuple[bytes | None, bytes | None]] = {}
-        name = old = new = None
-        try:
-            for name, old, new in moves:
-                written[name] = self._settle(name, old, new, entry.files[name].mode, carry_appends=carry_appends)
-                self._seen[name] = self._fingerprint(name, written[name][1])  # ours is the new baseline
-        except BaseException as err:
-            failure = self._save_error(err, name)
-            try:
-                if name is not None and name not in written and new is not None:
-                    # Interrupted after its rename (Ctrl-C, say): it is ours now, so it goes back too.
-                    if self._current(name)[1].sha256 == digest(new):
-                        written[name] = (old, new)
-                for back, (replaced, wrote) in reversed(list(written.items())):
-                    _, put = self._settle(back, wrote, replaced, entry.files[back].mode, carry_appends=True)
-                    self._seen[back] = self._fingerprint(back, put)
-            except BaseException as second:
-                raise CuratorError(
-                    f"{failure}; the files already written could not be put back ({second}); the journal keeps "
-                    f"the change as interrupted: `seat-curator check` describes it, undo rolls it back, redo finishes it",
-                    code="SAVE_FAILED",
-                ) from err
-            self._done, self._undone = history
-            with contextlib.suppress(CuratorError):  # if this fails, the next open settles the entry
-                self._save_journal()
-            if failure is err:
-                raise
-            raise failure from err
-        return written
 
     def _fingerprint(self, name: str, data: bytes | None) -> Fingerprint:
         if data is None:
