@@ -270,3 +270,22 @@ def test_an_interrupted_change_whose_file_was_rewritten_can_be_settled_as_is(tmp
     capsys.readouterr()
     assert files(memory) == {**{k: v for k, v in now.items() if k != "release-trains-leave-on-tuesdays.md"},
                              "MEMORY.md": INDEX.encode()}
+
+
+@pytest.mark.parametrize("scenario", ["archive", "restore", "trim-new-file"])
+def test_an_undo_rolling_back_an_interrupted_change_killed_after_its_last_write_can_be_redone(
+        scenario, tmp_path, env, capsys):
+    """An archive killed half-way, rolled back by undo, and that undo killed right after its last
+    rename: the journal remembers the undo, so redo applies the change again."""
+    setup, command, text = scenarios()[scenario]
+    reference = prepare(tmp_path / "reference", setup, capsys)
+    assert cli(capsys, *expand(command, reference, capsys))[0] == 0
+    finished = files(reference)
+
+    memory = prepare(tmp_path / "seat", setup, capsys)
+    assert run_killed(memory, env, 1, expand(command, memory, capsys))  # half-way
+    assert interrupted_change(memory) is not None
+    assert run_killed(memory, env, 1, ["undo", str(memory)])  # its one rename done, the journal not
+    assert interrupted_change(memory) is None and moved_text_is_live(memory, text)
+    code, _ = cli(capsys, "redo", memory)
+    assert code == 0 and files(memory) == finished

@@ -77,13 +77,17 @@ class History:
                 entry = source[-1]
             moves = self._plan_restore(entry, to_before=undo, interrupted=interrupted)
             history = (list(self._done), list(self._undone))
-            if not interrupted:  # journal the transition before the first file is touched
-                if undo:
-                    self._done[-1] = entry.with_state("undoing")
-                else:
-                    self._undone.pop()
-                    self._done.append(entry.with_state("redoing"))
-                self._save_journal()
+            # Journal the transition before the first file is touched. An interrupted change takes
+            # the state of this step too: killed after its last write, it is then settled as undone
+            # (redo-able) or applied, never dropped as a save that never happened.
+            if interrupted:
+                self._done[-1] = entry.with_state("undoing" if undo else "redoing")
+            elif undo:
+                self._done[-1] = entry.with_state("undoing")
+            else:
+                self._undone.pop()
+                self._done.append(entry.with_state("redoing"))
+            self._save_journal()
             written = self._carry_out(entry, moves, history, carry_appends=interrupted)
             entry = self._with_written(entry, written, to_before=undo)
             self._done.pop()

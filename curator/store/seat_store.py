@@ -95,17 +95,17 @@ class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
             self._reconcile_pending()
             self._refuse_if_interrupted()
             current: dict[str, bytes | None] = {}
-            conflicts: list[str] = []
+            conflicts: dict[str, str] = {}
             for name in change.names:
                 data, fingerprint = self._current(name)
                 current[name] = data
                 problem = self._conflict(name, fingerprint, change.base)
                 if problem:
-                    conflicts.append(problem)
+                    conflicts[name] = problem
             if conflicts:
                 raise ConflictError(
-                    "changed on disk since it was loaded; nothing was written: " + "; ".join(conflicts),
-                    path=self.memory_dir / change.names[0] if len(conflicts) == 1 else None,
+                    "changed on disk since it was loaded; nothing was written: " + "; ".join(conflicts.values()),
+                    path=self.memory_dir / next(iter(conflicts)) if len(conflicts) == 1 else None,
                 )
             files = {n: b for n, b in change.files.items() if b != current[n]}
             if not files:
