@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         Limits(args.target, max(args.target, Limits.read_limit))
     except ValueError as err:
         raise CuratorError(str(err), code="BAD_ARGUMENTS") from None
-    store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
+    store = SeatStore.open(args.memory_dir, state_dir=args.state_dir, read_only=not args.apply)
     raw = store.read(INDEX_NAME)
     plan = plan_fit(store.memory_dir, parse_index(raw), target=args.target, skip=args.skip, today=args.date)
     data, lines = plan_json(plan), plan_lines(plan)

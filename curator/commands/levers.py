@@ -111,8 +111,10 @@ def _check_arguments(args: argparse.Namespace) -> None:
             raise CuratorError(f"--text is not valid UTF-8 (character {err.start + 1})", code="BAD_ARGUMENTS") from None
 
 
-def _open(args: argparse.Namespace):
-    store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
+def _open(args: argparse.Namespace, *, writing: bool = True):
+    """The store, MEMORY.md's bytes and model; a command that only reads (``writing`` False) needs
+    no writable state dir."""
+    store = SeatStore.open(args.memory_dir, state_dir=args.state_dir, read_only=not writing)
     raw = store.read(INDEX_NAME)
     return store, raw, parse_index(raw)
 
@@ -160,7 +162,7 @@ def _apply(args, store: SeatStore, raw: bytes, change: Change) -> int:
 
 def run_candidates(args: argparse.Namespace) -> int:
     _check_arguments(args)
-    _store, raw, index = _open(args)
+    _store, raw, index = _open(args, writing=False)
     meter = measure(raw, _limits(args))
     found = merge.find_candidates(index, limit=args.limit)
     lines = [f"now: {_meter_text(meter)}", f"{len(found)} merge candidate(s):"]
@@ -200,7 +202,7 @@ def run_restore(args: argparse.Namespace) -> int:
 
 def run_search(args: argparse.Namespace) -> int:
     _check_arguments(args)
-    store, raw, _index = _open(args)
+    store, raw, _index = _open(args, writing=False)
     hits = archive.search_archive(store.memory_dir, args.query, limit=args.limit)
     lines = [f"now: {_meter_text(measure(raw, _limits(args)))}", f"{len(hits)} archived entr{'y' if len(hits) == 1 else 'ies'}:"]
     lines += [f"  {h.entry_id}  {h.score:5.1f}  [{h.section or '(top)'}] {_short(h.text)}" for h in hits]
@@ -210,7 +212,7 @@ def run_search(args: argparse.Namespace) -> int:
 
 def run_trim(args: argparse.Namespace) -> int:
     _check_arguments(args)
-    store, raw, index = _open(args)
+    store, raw, index = _open(args, writing=bool(args.apply))
     limits = _limits(args)
     found = trim.suggestions(store.memory_dir, index, threshold_bytes=args.threshold, top=args.top, limits=limits)
     if args.apply:

@@ -36,10 +36,16 @@ class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
 
     # -- opening -------------------------------------------------------------------------------
     @classmethod
-    def open(cls, memory_dir: str | Path, *, state_dir: str | Path | None = None) -> "SeatStore":
+    def open(cls, memory_dir: str | Path, *, state_dir: str | Path | None = None,
+             read_only: bool = False) -> "SeatStore":
+        """The seat's store, its journal settled. ``read_only``: for reading the seat's files only
+        (a command that plans and prints): the state dir is neither created nor touched, so it may
+        be missing or unwritable."""
         resolved, state = locate(memory_dir, state_dir)
         if not resolved.is_dir():
             raise InputError("is not a directory", path=memory_dir)
+        if read_only:
+            return cls(resolved, state)
         try:
             state.mkdir(parents=True, exist_ok=True, mode=0o700)
             (state / "blobs").mkdir(exist_ok=True, mode=0o700)
