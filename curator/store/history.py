@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 from curator.change import digest
 from curator.errors import ConflictError, CuratorError
+from curator.store import consolidate_lock
 from curator.store.records import IN_TRANSITION, AppliedChange, FileStep, side
 from curator.safe_replace import appended
 from curator.store.seat_files import write_order
@@ -63,7 +64,7 @@ class History:
             return entry
 
     def _step(self, *, undo: bool) -> AppliedChange:
-        with self._locked():
+        with self._locked(), consolidate_lock.taken(self.memory_dir):
             self._load_journal()  # another curator on this seat may have moved the history
             self._reconcile_pending()
             interrupted = bool(self._done) and self._done[-1].state in IN_TRANSITION

@@ -13,7 +13,7 @@ from typing import Iterator, Mapping
 from curator import fsio
 from curator.change import Change, digest
 from curator.errors import ConflictError, CuratorError, InputError, from_os_error
-from curator.store import lock
+from curator.store import consolidate_lock, lock
 from curator.store.blobs import BlobKeeping
 from curator.store.carrying import CarryingOut
 from curator.store.history import History
@@ -96,7 +96,7 @@ class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
     # -- applying ------------------------------------------------------------------------------
     def apply(self, change: Change) -> AppliedChange:
         """Write every file of ``change`` or none; journal it for undo. Raises ConflictError."""
-        with self._locked():
+        with self._locked(), consolidate_lock.taken(self.memory_dir):
             self._load_journal()
             self._reconcile_pending()
             self._refuse_if_interrupted()
