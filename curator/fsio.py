@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable
 
 from curator.errors import InputError, from_os_error
+from curator.stop_points import STOP_ENV, stop_point  # noqa: F401 (re-exported: tests name them here)
 
 # How long a save waits for a writer that still holds the replaced file open (an agent between
 # its open and its close) before it puts the file back and refuses.
@@ -160,7 +161,6 @@ TEMP_NAME = re.compile(r"\.(?P<target>.+)\.[0-9a-f]{8}\." + TEMP_TAG + r"\.tmp")
 # removed (without the lock there is no telling a live one, or another tool's, from a dead one).
 LEGACY_TEMP_NAME = re.compile(r"\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp")
 TEMP_STALE_S = 60  # a save takes milliseconds; an unlocked legacy temp file this old was left by a killed one
-STOP_ENV = "SEAT_CURATOR_STOP_AT"  # tests: "<point>:<fifo>" stops a write at a named point (``stop_point``)
 
 
 def temp_name(path: Path) -> Path:
@@ -245,31 +245,6 @@ def hold(fd: int) -> None:
     still needs it. A shared lock; if someone holds an exclusive one, the file is held already."""
     with contextlib.suppress(OSError):
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-
-
-def stop_point(point: str, target: str | None = None) -> None:
-    """Tests only (``STOP_ENV`` = "<point>[@<file name>][#<n>]:<fifo>"): at ``point`` (for the file
-    named, on its n-th time, by default the first), say so through the FIFO, then wait on it until
-    the test closes its end (a test that never does kills the process there), so a test can act at
-    exactly this point without a sleep."""
-    wanted = os.environ.get(STOP_ENV)
-    if not wanted:
-        return
-    spec, _, fifo = wanted.partition(":")
-    where, _, nth = spec.partition("#")
-    name, _, file_name = where.partition("@")
-    if name != point or (file_name and file_name != target):
-        return
-    _STOP_HITS[wanted] = hits = _STOP_HITS.get(wanted, 0) + 1
-    if hits != int(nth or hits):
-        return
-    with open(fifo, "w") as signal_pipe:  # blocks until the test opens the other end
-        signal_pipe.write(point + "\n")
-    with open(fifo) as resume:  # returns once the test has opened and closed its writing end
-        resume.read()
-
-
-_STOP_HITS: dict[str, int] = {}  # how often each STOP_ENV spec was reached in this process
 
 
 def _dead(directory: Path, name: str) -> tuple[int, os.stat_result] | None:

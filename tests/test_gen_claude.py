@@ -39,7 +39,7 @@ repo = "repos/vega"
 
 # sha256 over "path\0content\0" of every file the claude-code resident is born with, for the fixed
 # inputs above. It changes only when the template, this emitter or the hook changes: update it deliberately.
-PINNED_DIGEST = "e936bd0c2c9250cffe4232821d92615acb348531cca768d63a2195fc6f6f02c1"
+PINNED_DIGEST = "e00a9b366b2ef274c9eaec9335989ad9440f5e1286a7905fdc423dfeab8a5145"
 
 
 def fixed_fleet(extra: str = REMOTE):

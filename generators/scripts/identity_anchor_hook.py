@@ -15,14 +15,12 @@
 # and bytes that are not UTF-8 are carried through, so an otherwise valid payload still boots.
 # Any other error (state that cannot be kept) is silent.
 #
-# Stdin is read for at most STDIN_WAIT_S seconds: a harness that never closes it gets the payload
-# read as soon as it is a whole JSON object, and nothing waits for an end of input that never comes.
-# Hostile files: the memory dir is reached one directory at a time from the seat's instance root
-# (the operator's, SEAT_HOME's grandparent) without following a symlink; a boot file is opened
-# without following a symlink and without blocking, and is read only if the open descriptor is a
-# regular file with no other name (a hard link could bring in any file of the same owner), at most
-# BYTE_CAP bytes. A refused file is
-# named inside the block by a one-line notice (`<!-- MEMORY.md: not loaded: a symlink -->`), so
+# Stdin is read for at most STDIN_WAIT_S seconds, and taken once it holds a whole JSON object.
+# Hostile files: the memory dir is reached from the seat's instance root (SEAT_HOME's grandparent)
+# one directory at a time, never through a symlink; a boot file is opened without following a
+# symlink and without blocking, and is read only if the open descriptor is a regular file with no
+# other name (a hard link could bring in any file of its owner), at most BYTE_CAP bytes. A refused
+# file is named in the block by a one-line notice (`<!-- MEMORY.md: not loaded: a symlink -->`), so
 # the agent knows its memory is missing; its content, or its target, never reaches the model.
 # State (kimi-code): one empty marker file per session, named by a collision-free encoding of the
 # session id, created with O_EXCL|O_NOFOLLOW inside an identity-anchor/ directory that is never
