@@ -240,6 +240,7 @@ def _remove(path: Path, expect: bytes | None) -> None:
         os.rename(path, aside)
     except FileNotFoundError:
         raise ChangedMeanwhile(path) from None
+    fsio.stop_point("temp-written", path.name)  # the file to delete now has a temp name
     if read_quietly(aside) != expect:
         if fsio.link_new(aside, path):
             os.unlink(aside)
