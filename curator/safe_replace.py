@@ -147,7 +147,7 @@ def replace(path: Path, expect: bytes | None, want: bytes | None, *, new_mode: i
                 raise ChangedMeanwhile(path)
             expect, want = now, want + extra
         if want is None:
-            _remove(path, expect)
+            _remove(path, expect, keep_tag)
             return expect, None
         meta = meta_of(held.fileno()) if held is not None else new_file_meta(path.parent, new_mode)
         tmp = fsio.write_temp(path, want, meta.mode, prepare=lambda fd: give_meta(fd, meta))
@@ -230,7 +230,7 @@ def keep_under_a_new_name(name: str | Path, wanted: Path) -> Path:
     return candidate
 
 
-def _remove(path: Path, expect: bytes | None) -> None:
+def _remove(path: Path, expect: bytes | None, keep_tag: str) -> None:
     """Delete ``path`` unless it changed: moved aside first, so what is checked is exactly what is
     deleted; put back if it is not ``expect``."""
     if expect is None:
@@ -246,7 +246,7 @@ def _remove(path: Path, expect: bytes | None) -> None:
             os.unlink(aside)
             raise ChangedMeanwhile(path)
         raise ChangedMeanwhile(path, kept=keep_under_a_new_name(aside, path.with_name(
-            f"{path.name}.conflict-{utc_stamp()}")))
+            f"{path.name}.{keep_tag}-{utc_stamp()}")))
     os.unlink(aside)
     fsio.fsync_dir(path.parent)
 
