@@ -142,8 +142,8 @@ def replace(path: Path, expect: bytes | None, want: bytes | None, *, new_mode: i
     try:
         now = None if held is None else fsio.read_open(held, path)
         if now != expect:
-            extra = appended(expect, now) if carry_appends and want is not None else None
-            if extra is None:
+            extra = appended(expect, now) if carry_appends else None
+            if extra is None or want is None:
                 raise ChangedMeanwhile(path)
             expect, want = now, want + extra
         if want is None:
@@ -202,11 +202,11 @@ def _same_file(held: io.FileIO, path: Path) -> bool:
     return (now.st_dev, now.st_ino) == (then.st_dev, then.st_ino)
 
 
-def _put_back(path: Path, swapped_out: str | None, late, ours: bytes, new_mode: int, keep_tag: str) -> Path | None:
+def _put_back(path: Path, swapped_out: str | None, late: bytes | object, ours: bytes, new_mode: int, keep_tag: str) -> Path | None:
     """Someone wrote to the file while it was being replaced: restore what it holds now. Returns
     where ours was kept when it, too, was written to in that instant."""
     if swapped_out is None:  # no exchange here: write the replaced file's bytes back
-        replace(path, ours, None if late is UNREADABLE else late, new_mode=new_mode, carry_appends=True)
+        replace(path, ours, late if isinstance(late, bytes) else None, new_mode=new_mode, carry_appends=True)
         return None
     fsio.swap(swapped_out, path)  # the very file that was replaced, with every byte written to it
     fsio.fsync_dir(path.parent)

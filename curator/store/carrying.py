@@ -15,16 +15,12 @@ Either way the command fails with one line saying what happened.
 from __future__ import annotations
 
 import contextlib
-from pathlib import Path
-from typing import Callable
-
 from curator.change import digest
 from curator.errors import ConflictError, CuratorError
 from curator.safe_replace import holds
 from curator.store.inspection import where_files_stand
-from curator.store.records import AppliedChange, Fingerprint
-
-Move = tuple[str, bytes | None, bytes | None]  # (name, old bytes, new bytes); None: absent
+from curator.store.base import Move, StoreBase, Written
+from curator.store.records import AppliedChange
 
 
 def gives(old: bytes | None, new: bytes | None) -> bool:
@@ -32,28 +28,19 @@ def gives(old: bytes | None, new: bytes | None) -> bool:
     return len(new or b"") < len(old or b"")
 
 
-class CarryingOut:
-    """Writing a change's moves, checking them, and putting them back (mixed into ``SeatStore``)."""
-
-    memory_dir: Path
-    _done: list[AppliedChange]
-    _undone: list[AppliedChange]
-    _seen: dict[str, Fingerprint]
-    _current: Callable
-    _settle: Callable
-    _fingerprint: Callable
-    _save_journal: Callable
-    _save_error: Callable
+class CarryingOut(StoreBase):
+    """Writing a change's moves, checking them, and putting them back (a part of ``SeatStore``)."""
 
     def _carry_out(self, entry: AppliedChange, moves: list[Move], history: tuple[list, list],
-                   *, carry_appends: bool = False) -> dict[str, tuple[bytes | None, bytes | None]]:
+                   *, carry_appends: bool = False) -> Written:
         """Write each (name, old, new) move in order, checking the files already written before
         each giver and after the last write (see the module doc). On a failure, or a file no longer
         holding what was written to it, put back what may be put back and restore the journal as it
         was (``history``); what may not stays, with the entry left interrupted. Returns
         name -> (replaced, written) as on disk."""
-        written: dict[str, tuple[bytes | None, bytes | None]] = {}
-        name = old = new = None
+        written: Written = {}
+        name: str | None = None
+        old = new = None
         try:
             for name, old, new in moves:
                 if gives(old, new) and self._no_longer_held(written):
@@ -70,20 +57,22 @@ class CarryingOut:
             self._roll_back(entry, moves, written, history, failure=(err, self._save_error(err, name)))
         lost = self._no_longer_held(written)
         if lost:
-            self._roll_back(entry, moves, written, history, lost=lost)
+            self._roll_back(entry, moves, written, history, lost=tuple(lost))
         return written
 
-    def _no_longer_held(self, written: dict[str, tuple[bytes | None, bytes | None]]) -> list[str]:
+    def _no_longer_held(self, written: Written) -> list[str]:
         """The files written so far that someone has since rewritten (what was written is gone)."""
         return [name for name, (_replaced, wrote) in written.items()
                 if not holds(wrote, self._current(name)[0])]
 
-    def _roll_back(self, entry: AppliedChange, moves: list[Move], written: dict, history: tuple[list, list],
-                   *, failure: tuple[BaseException, BaseException] | None = None, lost: list[str] = ()) -> None:
+    def _roll_back(self, entry: AppliedChange, moves: list[Move], written: Written, history: tuple[list, list],
+                   *, failure: tuple[BaseException, BaseException] | None = None, lost: tuple[str, ...] = ()) -> None:
         """Put back the written files (see the module doc), then raise: the failure, or a
         ConflictError naming the ``lost`` files."""
         givers = {n: old for n, old, new in moves if gives(old, new)}
-        kept, back, problems = [], [], []
+        kept: list[str] = []
+        back: list[str] = []
+        problems: list[str] = []
         for name, (replaced, wrote) in reversed(list(written.items())):
             if name in lost:
                 continue  # someone else's now: left as they wrote it
@@ -94,9 +83,9 @@ class CarryingOut:
                 _, put = self._settle(name, wrote, replaced, entry.files[name].mode, carry_appends=True)
                 self._seen[name] = self._fingerprint(name, put)
                 back.append(name)
-            except BaseException as err:  # noqa: BLE001 (written to meanwhile, or a failing disk: it stays)
+            except BaseException as trouble:  # noqa: BLE001 (written to meanwhile, or a failing disk: it stays)
                 kept.append(name)
-                problems.append(str(err))
+                problems.append(str(trouble))
         if not kept:
             self._done, self._undone = history
             with contextlib.suppress(CuratorError):  # if this fails, the next open settles the entry
@@ -116,8 +105,8 @@ class CarryingOut:
         if kept:
             raise ConflictError(f"{said}; {', '.join(sorted(kept))} still hold the change, so no text was lost; "
                                 + self._interrupted_note(), path=self.memory_dir / sorted(lost)[0])
-        put = f"; {', '.join(sorted(back))} put back as before" if back else ""
-        raise ConflictError(f"{said}{put}: nothing of the change remains and no text was lost",
+        returned = f"; {', '.join(sorted(back))} put back as before" if back else ""
+        raise ConflictError(f"{said}{returned}: nothing of the change remains and no text was lost",
                             path=self.memory_dir / sorted(lost)[0])
 
     def _interrupted_note(self) -> str:

@@ -8,12 +8,13 @@ from types import MappingProxyType
 from curator.change import digest
 from curator.errors import ConflictError, CuratorError
 from curator.store import consolidate_lock
+from curator.store.base import StoreBase
 from curator.store.records import IN_TRANSITION, AppliedChange, FileStep, side
 from curator.safe_replace import appended
 from curator.store.seat_files import write_order
 
 
-class History:
+class History(StoreBase):
     """The undo/redo half of the seat store (mixed into ``SeatStore``)."""
 
     # -- undo / redo ---------------------------------------------------------------------------

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import contextlib
+from contextlib import AbstractContextManager
 import os
 import secrets
 from datetime import datetime, timezone
 from pathlib import Path
 from types import MappingProxyType
-from typing import Iterator, Mapping
+from typing import Mapping
 
 from curator import fsio
 from curator.change import Change, digest
@@ -192,6 +193,6 @@ class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
                     os.unlink(directory / name)
 
 
-    def _locked(self) -> Iterator[float]:
+    def _locked(self) -> AbstractContextManager[float]:
         """One writer per seat across processes; yields the time the lock was taken."""
         return lock.locked(self.state_dir)

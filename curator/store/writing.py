@@ -5,19 +5,15 @@ from __future__ import annotations
 
 import os
 import stat
-from pathlib import Path
-from typing import Callable
 
 from curator import safe_replace
 from curator.errors import ConflictError, from_os_error
+from curator.store.base import StoreBase
 from curator.store.seat_files import INDEX_NAME, NEW_FILE_MODE
 
 
-class FileWriting:
+class FileWriting(StoreBase):
     """The store's guarded write of one file (``_settle``)."""
-
-    memory_dir: Path
-    path_of: Callable[[str], Path]
 
     def _settle(self, name: str, expect: bytes | None, want: bytes | None, mode: int,
                 *, carry_appends: bool = False) -> tuple[bytes | None, bytes | None]:
