@@ -1,15 +1,15 @@
 """Carrying out a change of several files so that moved text is always in at least one live file.
 
-A change that moves text has files that receive it (they grow) and files that give it up (they
-shrink); ``write_order`` writes the receivers first. Someone may rewrite a file the change already
-wrote (an agent saving MEMORY.md from the copy it read before the change). So before each giver is
-written, and again after the last write, every file written is read back: each must still hold
-what the change wrote to it (as written, or with text appended since). If one does not, the
-change is rolled back file by file, last written first, under one rule: a giver may always be put
-back (that returns text to it), a receiver only while every giver holds its old version again
-(so the text it gives back is provably still there). What cannot be put back under that rule stays
-as the change wrote it, and the change is left interrupted for the bearer (`check`, undo, redo).
-Either way the command fails with one line saying what happened.
+A change that moves text has files that receive it (a line comes in) and files that give it up (a
+line goes); ``write_order`` writes the receivers first. Someone may rewrite a file the change
+already wrote (an agent saving MEMORY.md from the copy it read before the change). So before each
+giver is written, and again after the last write, every file written is read back: each must
+still hold what the change wrote to it (as written, or with text appended since). If one does not, the
+change is rolled back file by file, last written first, under one rule: a file that received
+nothing may always be put back (that only returns text to it), one that received text only while
+every other giver holds its old version again (so what it gives back is provably still there).
+What cannot be put back under that rule stays as the change wrote it, and the change is left
+interrupted for the bearer (`check`, undo, redo). Either way the command fails with one line saying what happened.
 """
 
 from __future__ import annotations
@@ -21,11 +21,7 @@ from curator.safe_replace import holds
 from curator.store.inspection import where_files_stand
 from curator.store.base import Move, StoreBase, Written
 from curator.store.records import AppliedChange
-
-
-def gives(old: bytes | None, new: bytes | None) -> bool:
-    """Whether a file going from ``old`` to ``new`` gives text up (it shrinks or goes)."""
-    return len(new or b"") < len(old or b"")
+from curator.store.seat_files import gives, receives
 
 
 class CarryingOut(StoreBase):
@@ -70,14 +66,16 @@ class CarryingOut(StoreBase):
         """Put back the written files (see the module doc), then raise: the failure, or a
         ConflictError naming the ``lost`` files."""
         givers = {n: old for n, old, new in moves if gives(old, new)}
+        receivers = {n for n, old, new in moves if receives(old, new)}
         kept: list[str] = []
         back: list[str] = []
         problems: list[str] = []
         for name, (replaced, wrote) in reversed(list(written.items())):
             if name in lost:
                 continue  # someone else's now: left as they wrote it
-            if name not in givers and not all(holds(old, self._current(g)[0]) for g, old in givers.items()):
-                kept.append(name)  # its text may be nowhere else: it stays
+            if name in receivers and not all(holds(old, self._current(g)[0]) for g, old in givers.items()
+                                             if g != name):
+                kept.append(name)  # what it received may be nowhere else: it stays
                 continue
             try:
                 _, put = self._settle(name, wrote, replaced, entry.files[name].mode, carry_appends=True)

@@ -291,3 +291,16 @@ def test_an_undo_rolling_back_an_interrupted_change_killed_after_its_last_write_
     assert interrupted_change(memory) is None and moved_text_is_live(memory, text)
     code, _ = cli(capsys, "redo", memory)
     assert code == 0 and files(memory) == finished
+
+
+def test_an_archive_that_adds_the_archive_line_still_writes_archive_md_first(tmp_path, env, capsys):
+    """An archive adds a line linking ARCHIVE.md to MEMORY.md when nothing links it; for a short
+    entry MEMORY.md then grows more than ARCHIVE.md does. It still gives the entry up, so ARCHIVE.md
+    is written first: killed after the first rename, the entry is still in a live file."""
+    memory = new_seat(tmp_path)
+    (memory / "MEMORY.md").write_text(INDEX + "- ship on Tuesdays\n")
+    (memory / "ARCHIVE.md").write_text("# Archive\n\n## Craft hooks\n- an old lesson · archived 2026-11-01\n")
+    short = "ship on Tuesdays"
+    argv = expand(["archive", "{memory}", "{id:MEMORY.md:" + short + "}"], memory, capsys)
+    assert run_killed(memory, env, 1, argv)
+    assert moved_text_is_live(memory, short), files(memory)
