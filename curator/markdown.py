@@ -8,6 +8,7 @@ session UUIDs) are found in plain text tokens only, for the same reason.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import unquote
@@ -47,8 +48,12 @@ WIKILINK = re.compile(r"\[\[([^\[\]\n|]+?)(?:\|([^\[\]\n]*))?\]\]")
 
 
 def _wikilink_rule(state: StateInline, silent: bool) -> bool:
-    """A wikilink is one token: ``[[x]](gloss)`` is a wikilink and then text, never a link to "gloss"."""
-    if not state.src.startswith("[[", state.pos):
+    """A wikilink is one token: ``[[x]](gloss)`` is a wikilink and then text, never a link to "gloss".
+
+    Inside a link's text it is text (``[name ≡ [[link]]](file.md)`` is one link to file.md): silent
+    mode is only how markdown-it measures a link label, where a token would read as a nested link
+    and break the outer one; and a link cannot hold another pointer."""
+    if silent or state.linkLevel > 0 or not state.src.startswith("[[", state.pos):
         return False
     match = WIKILINK.match(state.src, state.pos)
     if match is None or not match.group(1).strip():
@@ -61,7 +66,7 @@ def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _counting_newlines(rule):
+def _counting_newlines(rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline, bool], bool]:
     """Wrap an inline rule so the token it makes records the line breaks of the source it consumed
     (a code span's content has them turned into spaces, so it cannot tell)."""
 
@@ -80,7 +85,7 @@ def _counting_newlines(rule):
 @lru_cache(maxsize=1)
 def parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"linkify": True})
-    md.validateLink = _valid_link
+    md.validateLink = _valid_link  # type: ignore[method-assign]  # markdown-it's documented hook
     md.use(front_matter_plugin)  # `---` YAML at the top is front matter, not a rule and a heading
     md.inline.ruler.before("link", "wikilink", _wikilink_rule)
     for rule in md.inline.ruler.__rules__:
@@ -94,11 +99,13 @@ def parser() -> MarkdownIt:
     if md.options["linkify"]:
         # Scheme-less "fuzzy" links off: in a memory file a bare `notes.md` is a file name, not
         # http://notes.md (".md" is a country TLD). URLs with a scheme and emails are still found.
-        md.linkify.set({"fuzzy_link": False})
+        linkify = md.linkify
+        assert linkify is not None  # enabled above
+        linkify.set({"fuzzy_link": False})
         # linkify-it's own pretest still runs its fuzzy-host regex on every paragraph (a third of a
         # parse). Without fuzzy links a link needs "//" (http:, https:, ftp:, //) or "@" (mailto:,
         # emails), so this check is exact for these settings and never skips a real link.
-        md.linkify.pretest = _may_hold_link
+        linkify.pretest = _may_hold_link
     return md
 
 
