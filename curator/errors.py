@@ -23,8 +23,19 @@ class CuratorError(Exception):
         # Prefixed unless the message already starts with it: a short name such as "loop" may well
         # occur inside the message without naming the file.
         if self.path and not self.message.startswith(self.path):
-            return f"{self.path}: {self.message}"
+            return f"{shown_path(self.path)}: {self.message}"
+        if self.path:
+            return shown_path(self.path) + self.message[len(self.path):]
         return self.message
+
+
+_CONTROL = {code: f"\\x{code:02x}" for code in (*range(0x20), 0x7f)} | {0x0a: "\\n", 0x0d: "\\r", 0x09: "\\t"}
+
+
+def shown_path(path: str | Path) -> str:
+    """A path as one line of text: control characters (a newline in a file name) as backslash
+    escapes, as ``ls -b`` shows them."""
+    return str(path).translate(_CONTROL)
 
 
 class InputError(CuratorError):

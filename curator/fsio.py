@@ -22,8 +22,10 @@ import secrets
 import stat
 import time
 from pathlib import Path
+from typing import Callable
 
 from curator.errors import InputError, from_os_error
+from curator.stop_points import STOP_ENV, stop_point  # noqa: F401 (re-exported: tests name them here)
 
 # How long a save waits for a writer that still holds the replaced file open (an agent between
 # its open and its close) before it puts the file back and refuses.
@@ -159,7 +161,6 @@ TEMP_NAME = re.compile(r"\.(?P<target>.+)\.[0-9a-f]{8}\." + TEMP_TAG + r"\.tmp")
 # removed (without the lock there is no telling a live one, or another tool's, from a dead one).
 LEGACY_TEMP_NAME = re.compile(r"\.(?P<target>.+)\.[a-z0-9_]{8}\.tmp")
 TEMP_STALE_S = 60  # a save takes milliseconds; an unlocked legacy temp file this old was left by a killed one
-STOP_ENV = "SEAT_CURATOR_STOP_AT"  # tests: "<point>:<fifo>" stops a write at a named point (``stop_point``)
 
 
 def temp_name(path: Path) -> Path:
@@ -194,9 +195,10 @@ class TempFile(str):
         self.release()
 
 
-def write_temp(path: Path, data: bytes, mode: int) -> TempFile:
+def write_temp(path: Path, data: bytes, mode: int, *, prepare: Callable[[int], None] | None = None) -> TempFile:
     """A fully written, fsynced temp file beside ``path`` (same directory, so a rename is atomic),
-    locked until released: rename it, then release it."""
+    locked until released: rename it, then release it. ``prepare`` gets the written file's
+    descriptor before the fsync (to give it an owner or attributes that the fsync makes durable)."""
     for _attempt in range(100):
         name = temp_name(path)
         try:
@@ -222,10 +224,12 @@ def write_temp(path: Path, data: bytes, mode: int) -> TempFile:
         while view:
             view = view[os.write(writer, view):]
         os.fchmod(writer, mode)
+        if prepare is not None:
+            prepare(writer)
         os.fsync(writer)
         os.close(writer)
         writer = -1
-        stop_point("temp-written")
+        stop_point("temp-written", path.name)
     except BaseException:
         _unlink_quietly(temp)
         temp.release()
@@ -241,19 +245,6 @@ def hold(fd: int) -> None:
     still needs it. A shared lock; if someone holds an exclusive one, the file is held already."""
     with contextlib.suppress(OSError):
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-
-
-def stop_point(point: str) -> None:
-    """Tests only (``STOP_ENV`` = "<point>:<fifo>"): at ``point``, say so through the FIFO, then wait
-    on it for good, so a test can kill the process at exactly this point without a sleep."""
-    wanted = os.environ.get(STOP_ENV)
-    if not wanted or wanted.partition(":")[0] != point:
-        return
-    fifo = wanted.partition(":")[2]
-    with open(fifo, "w") as signal_pipe:  # blocks until the test opens the other end
-        signal_pipe.write(point + "\n")
-    with open(fifo) as never:  # no one writes to it again: this waits until the process is killed
-        never.read()
 
 
 def _dead(directory: Path, name: str) -> tuple[int, os.stat_result] | None:

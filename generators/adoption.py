@@ -35,6 +35,7 @@ from pathlib import Path
 import json5
 import tomlkit
 
+from curator.safe_replace import keep_line_endings
 from generators.projection import ABSENT, InvalidOwnedFile, differing_keys, loads_jsonc, project
 
 
@@ -101,7 +102,8 @@ def adopt(path: Path, convergence: str, found: bytes, expected: dict[str, object
     try:
         text = found.decode("utf-8")
         new_text = _toml_adopt(text, inserts) if kind == "toml" else _json_adopt(text, inserts)
-        after = new_text.encode("utf-8")
+        after = keep_line_endings(found, new_text.encode("utf-8"))  # tomlkit adds LF lines to a CRLF file
+        new_text = after.decode("utf-8")
         _prove(kind, convergence, text, new_text, after, inserts, expected, prefix)
     except NotAdoptable:
         raise

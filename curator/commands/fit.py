@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as err:
         raise ArgumentError(str(err)) from None
     refuse_large_file(Path(args.memory_dir) / INDEX_NAME, "fit", kind="fit")  # at once, before any parse
-    store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
+    store = SeatStore.open(args.memory_dir, state_dir=args.state_dir, read_only=not args.apply)
     raw = store.read(INDEX_NAME)
     plan = plan_fit(store.memory_dir, parse_index(raw), target=args.target, skip=args.skip, today=args.date)
     data, lines = plan_json(plan), plan_lines(plan)

@@ -123,10 +123,12 @@ def _check_arguments(args: argparse.Namespace) -> None:
             raise ArgumentError(f"--text is not valid UTF-8 (character {err.start + 1})") from None
 
 
-def _open(args: argparse.Namespace, *, what: str = "the curator",
-          kind: str = "analysis") -> tuple[SeatStore, bytes, HotIndex]:
+def _open(args: argparse.Namespace, *, what: str = "the curator", kind: str = "analysis",
+          writing: bool = True) -> tuple[SeatStore, bytes, HotIndex]:
+    """The store, MEMORY.md's bytes and model; a command that only reads (``writing`` False) needs
+    no writable state dir."""
     refuse_large_file(Path(args.memory_dir) / INDEX_NAME, what, kind=kind)  # at once, before any parse
-    store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
+    store = SeatStore.open(args.memory_dir, state_dir=args.state_dir, read_only=not writing)
     raw = store.read(INDEX_NAME)
     return store, raw, parse_index(raw)
 
@@ -175,7 +177,7 @@ def _apply(args: argparse.Namespace, store: SeatStore, raw: bytes, change: Chang
 
 def run_candidates(args: argparse.Namespace) -> int:
     _check_arguments(args)
-    _store, raw, index = _open(args, what="candidates", kind="weighing")
+    _store, raw, index = _open(args, what="candidates", kind="weighing", writing=False)
     meter = measure(raw, _limits(args))
     found = merge.find_candidates(index, limit=args.limit)
     lines = [f"now: {_meter_text(meter)}", f"{len(found)} merge candidate(s):"]
@@ -217,7 +219,7 @@ def run_restore(args: argparse.Namespace) -> int:
 
 def run_search(args: argparse.Namespace) -> int:
     _check_arguments(args)
-    store, raw, _index = _open(args)
+    store, raw, _index = _open(args, writing=False)
     refuse_large_file(store.memory_dir / "ARCHIVE.md", "archive-search")
     hits = archive.search_archive(store.memory_dir, args.query, limit=args.limit)
     lines = [f"now: {_meter_text(measure(raw, _limits(args)))}", f"{len(hits)} archived entr{'y' if len(hits) == 1 else 'ies'}:"]
@@ -228,7 +230,7 @@ def run_search(args: argparse.Namespace) -> int:
 
 def run_trim(args: argparse.Namespace) -> int:
     _check_arguments(args)
-    store, raw, index = _open(args)
+    store, raw, index = _open(args, writing=bool(args.apply))
     limits = _limits(args)
     found = trim.suggestions(store.memory_dir, index, threshold_bytes=args.threshold, top=args.top, limits=limits)
     if args.apply:
@@ -264,7 +266,7 @@ def run_trim(args: argparse.Namespace) -> int:
 
 def run_fold(args: argparse.Namespace) -> int:
     _check_arguments(args)
-    store, raw, index = _open(args)
+    store, raw, index = _open(args, writing=args.apply)
     if all(index.has_entry(word) for word in args.what):
         change = fold.plan_fold(store.memory_dir, index, ids=args.what, facet=args.facet)
     else:

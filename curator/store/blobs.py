@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 from pathlib import Path
 
 from curator import fsio
 from curator.change import digest
 from curator.errors import InputError, from_os_error
-from curator.store.records import AppliedChange
+from curator.store.base import StoreBase
 from curator.store.seat_files import absent
 
 
-class BlobKeeping:
+class BlobKeeping(StoreBase):
     """Saving, reading and collecting the undo copies of the store's journal."""
-
-    state_dir: Path
-    _done: list[AppliedChange]
-    _undone: list[AppliedChange]
 
     def _blob_path(self, sha: str) -> Path:
         return self.state_dir / "blobs" / sha
@@ -26,7 +23,7 @@ class BlobKeeping:
     def _put_blob(self, data: bytes | None) -> None:
         if data is None:
             return
-        path = self._blob_path(digest(data))
+        path = self._blob_path(hashlib.sha256(data).hexdigest())
         try:
             if not os.path.lexists(path):
                 fsio.atomic_write(path, data, mode=0o600)

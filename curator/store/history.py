@@ -7,11 +7,14 @@ from types import MappingProxyType
 
 from curator.change import digest
 from curator.errors import ConflictError, CuratorError
+from curator.store import consolidate_lock
+from curator.store.base import StoreBase
 from curator.store.records import IN_TRANSITION, AppliedChange, FileStep, side
-from curator.store.seat_files import appended, write_order
+from curator.safe_replace import appended
+from curator.store.seat_files import write_order
 
 
-class History:
+class History(StoreBase):
     """The undo/redo half of the seat store (mixed into ``SeatStore``)."""
 
     # -- undo / redo ---------------------------------------------------------------------------
@@ -62,7 +65,7 @@ class History:
             return entry
 
     def _step(self, *, undo: bool) -> AppliedChange:
-        with self._locked():
+        with self._locked(), consolidate_lock.taken(self.memory_dir):
             self._load_journal()  # another curator on this seat may have moved the history
             self._reconcile_pending()
             interrupted = bool(self._done) and self._done[-1].state in IN_TRANSITION
@@ -76,13 +79,17 @@ class History:
                 entry = source[-1]
             moves = self._plan_restore(entry, to_before=undo, interrupted=interrupted)
             history = (list(self._done), list(self._undone))
-            if not interrupted:  # journal the transition before the first file is touched
-                if undo:
-                    self._done[-1] = entry.with_state("undoing")
-                else:
-                    self._undone.pop()
-                    self._done.append(entry.with_state("redoing"))
-                self._save_journal()
+            # Journal the transition before the first file is touched. An interrupted change takes
+            # the state of this step too: killed after its last write, it is then settled as undone
+            # (redo-able) or applied, never dropped as a save that never happened.
+            if interrupted:
+                self._done[-1] = entry.with_state("undoing" if undo else "redoing")
+            elif undo:
+                self._done[-1] = entry.with_state("undoing")
+            else:
+                self._undone.pop()
+                self._done.append(entry.with_state("redoing"))
+            self._save_journal()
             written = self._carry_out(entry, moves, history, carry_appends=interrupted)
             entry = self._with_written(entry, written, to_before=undo)
             self._done.pop()

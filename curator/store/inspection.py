@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from curator import fsio
-from curator.errors import CuratorError
+from curator.errors import CuratorError, shown_path
 from curator.store.journal import parse_journal
 from curator.store.lock import lock_is_held
 from curator.store.records import IN_TRANSITION, AppliedChange, side
@@ -39,9 +39,10 @@ class InterruptedChange:
             (self.at_after, "changed"), (self.at_before, "not yet changed"), (self.changed, "edited since"))
             if names]
         finish, back = ("undo", "redo") if self.verb == "undo" else ("redo", "undo")
+        memory_dir = shown_path(self.memory_dir)
         return (f"an interrupted {self.verb} of change {self.entry.id} ({self.entry.description}): "
-                f"{'; '.join(parts)}; finish it with `seat-curator {finish} {self.memory_dir}` or roll it back "
-                f"with `seat-curator {back} {self.memory_dir}`")
+                f"{'; '.join(parts)}; finish it with `seat-curator {finish} {memory_dir}` or roll it back "
+                f"with `seat-curator {back} {memory_dir}`")
 
     def to_json(self) -> dict:
         return {"id": self.entry.id, "description": self.entry.description, "kind": self.entry.kind,

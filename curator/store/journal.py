@@ -7,6 +7,7 @@ from pathlib import Path
 
 from curator import fsio
 from curator.errors import InputError, from_os_error
+from curator.store.base import StoreBase
 from curator.store.records import AppliedChange
 from curator.store.seat_files import absent
 
@@ -31,13 +32,8 @@ def parse_journal(raw: bytes, memory_dir: Path, path: Path) -> tuple[list[Applie
 
 
 
-class JournalKeeping:
+class JournalKeeping(StoreBase):
     """The store's journal: the applied changes (``_done``) and the undone ones (``_undone``)."""
-
-    memory_dir: Path
-    state_dir: Path
-    _done: list[AppliedChange]
-    _undone: list[AppliedChange]
 
     @property
     def journal_path(self) -> Path:

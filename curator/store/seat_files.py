@@ -4,12 +4,13 @@ inside the memory dir, reading a file with its fingerprint, and the order a chan
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 import os
 from pathlib import Path
 
 from curator import fsio
 from curator.change import check_name, digest
-from curator.errors import CuratorError, InputError, from_os_error
+from curator.errors import InputError, from_os_error
 from curator.store.records import ABSENT, Fingerprint
 
 INDEX_NAME = "MEMORY.md"
@@ -24,13 +25,34 @@ def default_state_dir(memory_dir: Path) -> Path:
     return Path(base) / "seat-curator" / key
 
 def write_order(moves: list[tuple[str, bytes | None, bytes | None]]) -> list[tuple[str, bytes | None, bytes | None]]:
-    """(name, old, new) moves in the order to write them: the files that grow first, the files
-    that shrink (or go) last. A change that moves text moves it from a file that shrinks to one
-    that grows, so a crash between two renames leaves the text in both, never in neither: trim
-    writes the detail file before MEMORY.md, archive ARCHIVE.md before MEMORY.md, restore and the
-    undo of an archive or a trim MEMORY.md first."""
+    """(name, old, new) moves in the order to write them: the files that only receive lines first,
+    the files that only give lines up (or go) last, the rest between, each group the files that
+    grow first. A change that moves text moves it out of a giving file into a receiving one, so a
+    crash between two renames leaves the text in both, never in neither: trim writes the detail
+    file before MEMORY.md, archive ARCHIVE.md before MEMORY.md (even when MEMORY.md grows by the
+    line that links ARCHIVE.md), restore and the undo of an archive or a trim MEMORY.md first."""
     size = lambda data: 0 if data is None else len(data)  # noqa: E731
-    return sorted(moves, key=lambda move: (size(move[1]) - size(move[2]), move[0]))
+
+    def rank(old: bytes | None, new: bytes | None) -> int:
+        giving, receiving = gives(old, new), receives(old, new)
+        return 0 if receiving and not giving else 2 if giving and not receiving else 1
+
+    return sorted(moves, key=lambda move: (rank(move[1], move[2]), size(move[1]) - size(move[2]), move[0]))
+
+
+def _lines(data: bytes | None) -> Counter[bytes]:
+    return Counter((data or b"").splitlines(keepends=True))
+
+
+def gives(old: bytes | None, new: bytes | None) -> bool:
+    """Whether a file going from ``old`` to ``new`` gives text up: a line of it goes (a file that
+    shrinks may still receive a line, and one that grows may still lose one)."""
+    return bool(_lines(old) - _lines(new))
+
+
+def receives(old: bytes | None, new: bytes | None) -> bool:
+    """Whether a file going from ``old`` to ``new`` receives text: a line comes into it."""
+    return bool(_lines(new) - _lines(old))
 
 
 def locate(memory_dir: str | Path, state_dir: str | Path | None) -> tuple[Path, Path]:
@@ -85,28 +107,6 @@ def safe_path(memory_dir: Path, name: str) -> Path:
         if linked:
             raise InputError("is a symlink; the curator never writes through one", path=walk)
     return memory_dir / name
-
-
-def appended(base: bytes | None, now: bytes | None) -> bytes | None:
-    """What was appended to ``base`` to make ``now``; None if ``now`` is not ``base`` plus more."""
-    if base is None or now is None or len(now) <= len(base) or not now.startswith(base):
-        return None
-    return now[len(base):]
-
-
-def read_quietly(path) -> bytes | object:
-    """A file's bytes, or a marker equal to nothing when it cannot be read as a regular file."""
-    try:
-        handle = fsio.open_regular(path)
-        if handle is None:
-            return UNREADABLE
-        with handle:
-            return fsio.read_open(handle, path)
-    except CuratorError:
-        return UNREADABLE
-
-
-UNREADABLE = object()
 
 
 def describe(fingerprint: Fingerprint) -> str:

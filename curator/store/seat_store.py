@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import contextlib
+from contextlib import AbstractContextManager
 import os
 import secrets
 from datetime import datetime, timezone
 from pathlib import Path
 from types import MappingProxyType
-from typing import Iterator, Mapping
+from typing import Mapping
 
 from curator import fsio
 from curator.change import Change, digest
 from curator.errors import ConflictError, CuratorError, InputError, from_os_error
-from curator.store import lock
+from curator.store import consolidate_lock, lock
 from curator.store.blobs import BlobKeeping
+from curator.store.carrying import CarryingOut
 from curator.store.history import History
 from curator.store.inspection import InterruptedChange, where_files_stand
 from curator.store.journal import JournalKeeping
@@ -23,7 +25,7 @@ from curator.store.seat_files import describe, locate, read_current, safe_path, 
 from curator.store.writing import FileWriting
 
 
-class SeatStore(History, FileWriting, JournalKeeping, BlobKeeping):
+class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
     """Open with ``SeatStore.open(memory_dir)``; read files through it, then ``apply`` changes."""
 
     def __init__(self, memory_dir: Path, state_dir: Path):
@@ -35,10 +37,16 @@ class SeatStore(History, FileWriting, JournalKeeping, BlobKeeping):
 
     # -- opening -------------------------------------------------------------------------------
     @classmethod
-    def open(cls, memory_dir: str | Path, *, state_dir: str | Path | None = None) -> "SeatStore":
+    def open(cls, memory_dir: str | Path, *, state_dir: str | Path | None = None,
+             read_only: bool = False) -> "SeatStore":
+        """The seat's store, its journal settled. ``read_only``: for reading the seat's files only
+        (a command that plans and prints): the state dir is neither created nor touched, so it may
+        be missing or unwritable."""
         resolved, state = locate(memory_dir, state_dir)
         if not resolved.is_dir():
             raise InputError("is not a directory", path=memory_dir)
+        if read_only:
+            return cls(resolved, state)
         try:
             state.mkdir(parents=True, exist_ok=True, mode=0o700)
             (state / "blobs").mkdir(exist_ok=True, mode=0o700)
@@ -89,22 +97,22 @@ class SeatStore(History, FileWriting, JournalKeeping, BlobKeeping):
     # -- applying ------------------------------------------------------------------------------
     def apply(self, change: Change) -> AppliedChange:
         """Write every file of ``change`` or none; journal it for undo. Raises ConflictError."""
-        with self._locked():
+        with self._locked(), consolidate_lock.taken(self.memory_dir):
             self._load_journal()
             self._reconcile_pending()
             self._refuse_if_interrupted()
             current: dict[str, bytes | None] = {}
-            conflicts: list[str] = []
+            conflicts: dict[str, str] = {}
             for name in change.names:
                 data, fingerprint = self._current(name)
                 current[name] = data
                 problem = self._conflict(name, fingerprint, change.base)
                 if problem:
-                    conflicts.append(problem)
+                    conflicts[name] = problem
             if conflicts:
                 raise ConflictError(
-                    "changed on disk since it was loaded; nothing was written: " + "; ".join(conflicts),
-                    path=self.memory_dir / change.names[0] if len(conflicts) == 1 else None,
+                    "changed on disk since it was loaded; nothing was written: " + "; ".join(conflicts.values()),
+                    path=self.memory_dir / next(iter(conflicts)) if len(conflicts) == 1 else None,
                 )
             files = {n: b for n, b in change.files.items() if b != current[n]}
             if not files:
@@ -160,42 +168,6 @@ class SeatStore(History, FileWriting, JournalKeeping, BlobKeeping):
             raise CuratorError(f"{what}; nothing new is saved until then", path=self.memory_dir,
                                code="CHANGE_INTERRUPTED")
 
-    def _carry_out(self, entry: AppliedChange, moves: list, history: tuple[list, list],
-                   *, carry_appends: bool = False) -> dict[str, tuple[bytes | None, bytes | None]]:
-        """Write each (name, old, new) move in order. If one fails, put back the files already
-        written (last first, keeping anything appended to them since) and the journal as it was
-        (``history``); if that fails too, the journal keeps the entry in transition, which is
-        reported as an interrupted change. Returns name -> (replaced, written) as on disk."""
-        written: dict[str, tuple[bytes | None, bytes | None]] = {}
-        name = old = new = None
-        try:
-            for name, old, new in moves:
-                written[name] = self._settle(name, old, new, entry.files[name].mode, carry_appends=carry_appends)
-                self._seen[name] = self._fingerprint(name, written[name][1])  # ours is the new baseline
-        except BaseException as err:
-            failure = self._save_error(err, name)
-            try:
-                if name is not None and name not in written and new is not None:
-                    # Interrupted after its rename (Ctrl-C, say): it is ours now, so it goes back too.
-                    if self._current(name)[1].sha256 == digest(new):
-                        written[name] = (old, new)
-                for back, (replaced, wrote) in reversed(list(written.items())):
-                    _, put = self._settle(back, wrote, replaced, entry.files[back].mode, carry_appends=True)
-                    self._seen[back] = self._fingerprint(back, put)
-            except BaseException as second:
-                raise CuratorError(
-                    f"{failure}; the files already written could not be put back ({second}); the journal keeps "
-                    f"the change as interrupted: `seat-curator check` describes it, undo rolls it back, redo finishes it",
-                    code="SAVE_FAILED",
-                ) from err
-            self._done, self._undone = history
-            with contextlib.suppress(CuratorError):  # if this fails, the next open settles the entry
-                self._save_journal()
-            if failure is err:
-                raise
-            raise failure from err
-        return written
-
     def _fingerprint(self, name: str, data: bytes | None) -> Fingerprint:
         if data is None:
             return ABSENT
@@ -221,6 +193,6 @@ class SeatStore(History, FileWriting, JournalKeeping, BlobKeeping):
                     os.unlink(directory / name)
 
 
-    def _locked(self) -> Iterator[float]:
+    def _locked(self) -> AbstractContextManager[float]:
         """One writer per seat across processes; yields the time the lock was taken."""
         return lock.locked(self.state_dir)

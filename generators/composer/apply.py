@@ -4,13 +4,11 @@
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
+from curator import safe_replace
 from curator.errors import CuratorError, from_os_error
-from curator.fsio import (MAX_READ_BYTES, atomic_write, exclusive_create, fsync_dir, hold, link_new, remove_dead_temps,
-                          stop_point, swap, write_temp)
-from generators.composer.aside import utc_stamp
+from curator.fsio import exclusive_create, fsync_dir, remove_dead_temps
 from generators.composer.plan import (ADOPTED, CREATED, DIVERGENT, MATCH, PENDING, REPAIRED, Artifact, ResidentPlan,
                                       keep_by_hand, plan_fleet, plan_resident, read_regular, refuse_shared)
 from generators.repair import Repair
@@ -152,122 +150,33 @@ def _undo_written(written: list[Artifact]) -> list[Path]:
     kept = []
     for art in reversed(written):
         ours = art.adoption.after if art.adoption is not None else art.emitted.content
+        before = art.adoption.before if art.adoption is not None else None
         try:
-            if read_regular(art.path) != ours:
-                kept.append(art.path)
-                continue
-            if art.adoption is not None:
-                atomic_write(art.path, art.adoption.before)
-            else:
-                os.unlink(art.path)
-        except (OSError, CuratorError):
+            safe_replace.replace(art.path, ours, before, keep_tag="divergent")
+        except (OSError, CuratorError):  # ChangedMeanwhile among them: theirs now, kept as it is
             kept.append(art.path)
     return kept
 
 
 def _adopt(art: Artifact) -> None:
-    """Write one adoption: the file must still hold the bytes it was planned from, right before the
-    rename too, and must hold the adopted bytes after it."""
+    """Write one adoption through the guarded replace: the file must still hold the bytes it was
+    planned from, right before the rename too, and must hold the adopted bytes after it."""
     item, plan = art.emitted, art.adoption
     problem, _ = path_problem(item.root, art.path)
     if problem:
         raise DivergentError(f"{art.path}: {problem}; nothing more was written", path=art.path)
-    if read_regular(art.path) != plan.before:
-        raise DivergentError("changed on disk since it was planned; nothing more was written", path=art.path)
-    mode = stat.S_IMODE(os.lstat(art.path).st_mode)
-    with write_temp(art.path, plan.after, mode) as temp:
-        _exchange_in(art, temp)
+    try:
+        safe_replace.replace(art.path, plan.before, plan.after, keep_tag="divergent")
+    except safe_replace.ChangedMeanwhile as changed:
+        if changed.kept is not None:
+            raise DivergentError(f"changed on disk while it was being adopted, twice; the file the adoption "
+                                 f"replaced is back in place, and the one that was in place a moment later is kept "
+                                 f"as {changed.kept}: compare the two", path=art.path) from None
+        left = "; it is left as the other writer saved it" if changed.replaced else ""
+        raise DivergentError(f"changed on disk while it was being adopted{left}; nothing more was written",
+                             path=art.path) from None
     if read_regular(art.path) != plan.after:
         raise DivergentError("changed on disk right after it was adopted", path=art.path)
-
-
-def _exchange_in(art: Artifact, temp: str) -> None:
-    """Put the written ``temp`` in place of ``art.path`` unless the file changed since it was planned."""
-    plan, held = art.adoption, None
-    try:
-        held = os.open(art.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)  # what is replaced
-        if read_regular(art.path) != plan.before:  # the last look before the rename
-            raise DivergentError("changed on disk while it was being adopted; nothing more was written",
-                                 path=art.path)
-        hold(held)  # an exchange gives it the temp name: marked live until this run is done with it
-        stop_point("adopt-before-swap")
-        exchanged = swap(temp, art.path)
-    except BaseException:
-        if held is not None:
-            os.close(held)
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
-    try:
-        fsync_dir(art.path.parent)
-        stop_point("adopt-swapped")
-        # A save after the last look went into the file the rename replaced: the temp name now holds
-        # it (an exchange), or the descriptor kept open does. It must still be what was planned from.
-        replaced = _read_quietly(temp) if exchanged else _read_fd(held)
-        if replaced != plan.before:
-            _put_back(art.path, temp if exchanged else None, replaced, plan.after)
-            raise DivergentError("changed on disk while it was being adopted; it is left as the other writer "
-                                 "saved it; nothing more was written", path=art.path)
-        if exchanged:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-    finally:
-        os.close(held)
-
-
-def _put_back(path: Path, swapped_out: str | None, theirs: bytes | None, ours: bytes) -> None:
-    """Someone saved ``path`` while it was being adopted: their file goes back in place."""
-    if swapped_out is None:  # no exchange on this file system: write their bytes back
-        if theirs is not None:
-            atomic_write(path, theirs)
-        return
-    swap(swapped_out, path)  # the very file that was replaced, with every byte saved into it
-    fsync_dir(path.parent)
-    if _read_quietly(swapped_out) == ours:
-        os.unlink(swapped_out)
-        return
-    # Saved again in that instant: keep what was in place then for the operator to compare, under a
-    # name of its own (a temp file's name would have it removed as a killed write's leftover).
-    kept = _keep_under_a_new_name(swapped_out, path.with_name(f"{path.name}.divergent-{utc_stamp()}"))
-    raise DivergentError(f"changed on disk while it was being adopted, twice; the file the adoption replaced "
-                         f"is back in place, and the one that was in place a moment later is kept as "
-                         f"{kept}: compare the two", path=path)
-
-
-def _keep_under_a_new_name(name: str, wanted: Path) -> Path:
-    """Give the file ``name`` the name ``wanted`` (or ``wanted.N``, the first one free, never over
-    anything); returns the name it now has."""
-    candidate, number = wanted, 1
-    while not link_new(name, candidate):
-        candidate, number = wanted.with_name(f"{wanted.name}.{number}"), number + 1
-    _unlink_if_there(name)
-    fsync_dir(wanted.parent)
-    return candidate
-
-
-def _unlink_if_there(name: str | Path) -> None:
-    try:
-        os.unlink(name)
-    except FileNotFoundError:
-        pass
-
-
-def _read_quietly(path: Path | str) -> bytes | None:
-    try:
-        return read_regular(path)
-    except OSError:
-        return None
-
-
-def _read_fd(fd: int) -> bytes | None:
-    try:
-        return os.pread(fd, min(os.fstat(fd).st_size + 1, MAX_READ_BYTES + 1), 0)  # +1: growth shows
-    except OSError:
-        return None
 
 
 def _create(art: Artifact) -> bool:

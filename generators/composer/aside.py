@@ -3,19 +3,16 @@
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 
 from curator.fsio import fsync_dir
+from curator.safe_replace import utc_stamp
 from generators.composer.plan import DIVERGENT, plan_resident, refuse_shared
 from generators.composer.trusted_paths import exists
 from generators.errors import PreparationError
 from generators.manifest import Fleet, Resident
 
-
-
-def utc_stamp(now: datetime | None = None) -> str:
-    return (now or datetime.now(timezone.utc)).astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
 
 
 def set_aside(fleet: Fleet, resident: Resident, path: str | Path, *, now: datetime | None = None) -> Path:

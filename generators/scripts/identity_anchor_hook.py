@@ -15,9 +15,12 @@
 # and bytes that are not UTF-8 are carried through, so an otherwise valid payload still boots.
 # Any other error (state that cannot be kept) is silent.
 #
-# Hostile files: a boot file is opened without following a symlink and without blocking, and is
-# read only if the open descriptor is a regular file, at most BYTE_CAP bytes. A refused file is
-# named inside the block by a one-line notice (`<!-- MEMORY.md: not loaded: a symlink -->`), so
+# Stdin is read for at most STDIN_WAIT_S seconds, and taken once it holds a whole JSON object.
+# Hostile files: the memory dir is reached from the seat's instance root (SEAT_HOME's grandparent)
+# one directory at a time, never through a symlink; a boot file is opened without following a
+# symlink and without blocking, and is read only if the open descriptor is a regular file with no
+# other name (a hard link could bring in any file of its owner), at most BYTE_CAP bytes. A refused
+# file is named in the block by a one-line notice (`<!-- MEMORY.md: not loaded: a symlink -->`), so
 # the agent knows its memory is missing; its content, or its target, never reaches the model.
 # State (kimi-code): one empty marker file per session, named by a collision-free encoding of the
 # session id, created with O_EXCL|O_NOFOLLOW inside an identity-anchor/ directory that is never
@@ -41,6 +44,7 @@ BOOT_FILES = ('MEMORY.md', 'identity.md')  # seat-curator:literal
 _SHORT_ID = 60  # ids up to this many UTF-8 bytes are named by their hex; longer ones by a sha256
 # A payload past this is refused unread: no harness sends one (a prompt this long fits no model).
 STDIN_CAP = 16 * 1024 * 1024
+STDIN_WAIT_S = 3  # whole seconds (alarm(2)); within the harnesses' hook timeouts (kimi-code: 5 s)
 # Byte-order marks, longest first (UTF-32-LE's begins like UTF-16-LE's).
 _BOMS = ((b"\xef\xbb\xbf", "utf-8"), (b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
          (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"))
@@ -144,14 +148,53 @@ def state_name(sid):
     return "d" + sha256(data).hexdigest()
 
 
-def main():
-    raw = b""
+class _Waited(BaseException):  # not an Exception: nothing on the way may swallow it
+    """Raised by the alarm that ends a wait for stdin that never ends."""
+
+
+def _waited(_signum, _frame):
+    raise _Waited
+
+
+def read_payload(chunks):
+    """The JSON object on stdin, its bytes appended to ``chunks``. Reads until the end of input, or
+    until what came is a whole JSON object, for at most STDIN_WAIT_S seconds; raises Unreadable, or
+    what _parse does."""
+    fd = sys.stdin.fileno()  # no stdin at all (closed): sys.stdin is None, an AttributeError
     try:
-        raw = sys.stdin.buffer.read(STDIN_CAP + 1)
-        payload = _parse(raw)
+        import _signal
+        _signal.signal(_signal.SIGALRM, _waited)
+        _signal.alarm(STDIN_WAIT_S)
+    except (ImportError, AttributeError, ValueError):  # no alarm here: a plain read
+        _signal = None
+    size = 0
+    try:
+        while size <= STDIN_CAP:
+            chunk = _fs.read(fd, STDIN_CAP + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+            if chunk.rstrip(b" \t\r\n").endswith(b"}"):  # maybe whole already: a harness may never close stdin
+                try:
+                    return _parse(b"".join(chunks))
+                except Exception:
+                    pass
+    except _Waited:
+        raise Unreadable(f"still open after {STDIN_WAIT_S} s without a whole JSON object") from None
+    finally:
+        if _signal is not None:
+            _signal.alarm(0)
+    return _parse(b"".join(chunks))
+
+
+def main():
+    chunks = []
+    try:
+        payload = read_payload(chunks)
     except Exception as err:  # stdin is not the harness's object: say what came (off the silent path)
         _load_boundary()
-        complain(raw, err)
+        complain(b"".join(chunks), err)
         return
     if HARNESS == "kimi-code" and payload.get("hook_event_name") == "UserPromptSubmit":
         stem = state_name(payload.get("session_id"))
@@ -235,8 +278,11 @@ def _read_capped(name, dir_fd):
     except OSError:
         return "a symlink" if _kind(name, dir_fd) == _IFLNK else "cannot be opened"
     try:
-        if _fs.fstat(fd).st_mode & _IFMT != _IFREG:  # the descriptor, not the path: no race
+        info = _fs.fstat(fd)  # the descriptor, not the path: no race
+        if info.st_mode & _IFMT != _IFREG:
             return "not a regular file"
+        if info.st_nlink > 1:
+            return "a hard link (the file has another name)"
         chunks, size = [], 0
         while size <= BYTE_CAP:
             chunk = _fs.read(fd, BYTE_CAP + 1 - size)
@@ -253,9 +299,32 @@ def _read_capped(name, dir_fd):
         _fs.close(fd)
 
 
+def _open_memory_dir():
+    """A descriptor on MEMORY_DIR, reached from the seat's instance root (SEAT_HOME's grandparent,
+    the operator's choice, which may itself be a symlink) one directory at a time, never through a
+    symlink: a symlinked ancestor could bring in another seat's memory."""
+    root = SEAT_HOME.rstrip("/").rpartition("/")[0].rpartition("/")[0]
+    if not root.startswith("/") or not MEMORY_DIR.startswith(root + "/"):
+        root = "/"  # an unusual layout: no ancestor is trusted
+    fd = _fs.open(root, _fs.O_RDONLY | getattr(_fs, "O_DIRECTORY", 0) | getattr(_fs, "O_CLOEXEC", 0))
+    try:
+        for part in MEMORY_DIR[len(root.rstrip("/")) + 1:].split("/"):
+            if part in ("", "."):
+                continue
+            if part == "..":
+                raise NotADirectoryError(part)
+            below = _fs.open(part, _DIR_FLAGS, dir_fd=fd)
+            _fs.close(fd)
+            fd = below
+    except BaseException:
+        _fs.close(fd)
+        raise
+    return fd
+
+
 def _read_boot_files():
     try:
-        dir_fd = _fs.open(MEMORY_DIR, _DIR_FLAGS)
+        dir_fd = _open_memory_dir()
     except FileNotFoundError:
         return []
     except OSError:

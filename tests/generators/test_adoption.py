@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import tomllib
 from pathlib import Path
 
@@ -14,7 +15,7 @@ import pytest
 
 from curator.cli import main
 from generators import adoption, composer
-from generators.composer import apply as composer_apply
+from curator import fsio
 from generators.adoption import NotAdoptable, _json_adopt
 from generators.emission import OPENCODE_CONFIG
 from generators.errors import DivergentError
@@ -162,15 +163,15 @@ def test_a_file_changed_after_planning_is_re_planned_not_overwritten(fleet_with_
 
 def test_a_write_racing_the_rename_is_never_overwritten(fleet_with_user_files, monkeypatch):
     _, fleet, jsonc, mcp = fleet_with_user_files
-    real = composer_apply.write_temp
+    real = fsio.write_temp
 
-    def racing_write_temp(path, data, mode):
-        name = real(path, data, mode)
+    def racing_write_temp(path, data, mode, **how):
+        name = real(path, data, mode, **how)
         if Path(path) == jsonc:
             jsonc.write_text(USER_JSONC + "// the user saved again\n")
         return name
 
-    monkeypatch.setattr(composer_apply, "write_temp", racing_write_temp)
+    monkeypatch.setattr(fsio, "write_temp", racing_write_temp)
     mcp_before = mcp.read_bytes()
     with pytest.raises(DivergentError, match="changed on disk while it was being adopted"):
         composer.apply_fleet(fleet, adopt=True)
@@ -192,13 +193,13 @@ def test_a_write_after_the_last_look_is_never_overwritten(fleet_with_user_files,
     """The user's editor saves after the last comparison and before the rename: the rename is an
     exchange, so what it replaced is checked too, and the user's file is put back, not dropped."""
     _, fleet, jsonc, mcp = fleet_with_user_files
-    real = composer_apply.read_regular
+    real = fsio.hold
     saved = []
 
-    def read_then_user_saves(path, size=None):
-        data = real(path, size)
+    def last_look_passed_then_user_saves(fd):
+        real(fd)
         beside = [p.name for p in jsonc.parent.iterdir() if p.name.endswith(".tmp")]
-        if Path(path) == jsonc and beside and not saved:  # the last look: the new bytes wait in a temp file
+        if os.fstat(fd).st_ino == jsonc.stat().st_ino and beside and not saved:  # the new bytes wait in a temp file
             saved.append(True)
             if editor == "appends":
                 with open(jsonc, "a") as handle:
@@ -207,9 +208,8 @@ def test_a_write_after_the_last_look_is_never_overwritten(fleet_with_user_files,
                 other = jsonc.with_name(".opencode.jsonc.swp")
                 other.write_text(USER_JSONC + "// the user saved again\n")
                 other.rename(jsonc)
-        return data
 
-    monkeypatch.setattr(composer_apply, "read_regular", read_then_user_saves)
+    monkeypatch.setattr(fsio, "hold", last_look_passed_then_user_saves)
     mcp_before = mcp.read_bytes()
     with pytest.raises(DivergentError, match="changed on disk while it was being adopted"):
         composer.apply_fleet(fleet, adopt=True)

@@ -38,7 +38,7 @@ repo = "repos/vega"
 
 # sha256 over "path\0content\0" of every file the claude-code resident is born with, for the fixed
 # inputs above. It changes only when the template, this emitter or the hook changes: update it deliberately.
-PINNED_DIGEST = "fd5a71f960fabb1b6030f17f512964e6d8ff8b42c3870f445f6e7162a411a55b"
+PINNED_DIGEST = "aba21bf15c7248835d2178d2b0222672a9cfe45ecf950719eb679fa71b9c2869"
 
 
 def fixed_fleet(extra: str = REMOTE):

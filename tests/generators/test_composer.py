@@ -4,18 +4,21 @@ fail-closed divergence (nothing written), path safety, set-aside."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import stat
 from datetime import datetime, UTC
 from pathlib import Path
 
 import pytest
 
+from curator.cli import main
 from generators import composer
 from generators.composer import CREATED, DIVERGENT, MATCH, PENDING
 from generators.errors import DivergentError, PreparationError, UnsupportedError
 from generators.layout import instance_home
 from generators.manifest import load_manifest
 from tests.support.fleets import KIMI, OPENCODE, RESIDENTS, make_fleet, tree_bytes, write_fleet
+from tests.support.race_agent import STYLES, agent_at
 
 
 def statuses(plan):
@@ -287,3 +290,74 @@ def test_set_aside_will_not_rename_through_a_symlinked_parent(fleet, tmp_path):
     with pytest.raises(PreparationError, match="symlinked path segment"):
         composer.set_aside(fleet, fleet.resident(KIMI), home / "memory" / "MEMORY.md")
     assert [p.name for p in elsewhere.iterdir()] == ["MEMORY.md"]
+
+
+# ----------------------------------------------------------- adoption keeps the user's file its own
+
+USERS_CONFIG_TOML = ('# my kimi settings\r\n[providers.mine]\r\ntype = "openai"\r\n'
+                     'base_url = "http://127.0.0.1:9999"\r\n\r\n[loop_control]\r\nmax_steps_per_turn = 40\r\n')
+
+
+def _users_config(fleet) -> Path:
+    config = next(a.path for a in composer.plan_fleet(fleet, KIMI)[0].artifacts if a.path.name == "config.toml")
+    config.parent.mkdir(parents=True)
+    config.write_bytes(USERS_CONFIG_TOML.encode())
+    return config
+
+
+def test_adopting_a_crlf_config_toml_keeps_every_line_crlf(fleet):
+    config = _users_config(fleet)
+    plans = composer.apply_fleet(fleet, KIMI, adopt=True)
+    assert art(plans[0], "config.toml").status == composer.ADOPTED
+    after = config.read_bytes()
+    assert all(line in after.splitlines(keepends=True) for line in USERS_CONFIG_TOML.encode().splitlines(True))
+    assert after.count(b"\n") == after.count(b"\r\n")  # no bare LF line was inserted
+    assert composer.plan_exit_code(composer.plan_fleet(fleet, KIMI)) == 0
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="changing a file's owner needs root")
+def test_adopting_as_root_keeps_the_users_owner_group_mode_and_attributes(fleet):
+    config = _users_config(fleet)
+    os.chown(config, 1000, 1000)
+    config.chmod(0o640)
+    os.setxattr(config, "user.origin", b"the user's own")
+    composer.apply_fleet(fleet, KIMI, adopt=True)
+    info = config.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (1000, 1000, 0o640)
+    assert os.getxattr(config, "user.origin") == b"the user's own"
+    assert b"[loop_control]" in config.read_bytes()
+
+
+# -------------------------------------------- a user saving during an adoption (the guarded replace)
+
+USERS_JSONC = b'// mine\n{\n  "model": "anthropic/claude-sonnet", // my model\n  "permission": { "bash": "ask" },\n}\n'
+USERS_MCP_JSON = b'{\n  "mcpServers": {\n    "mine": { "command": "my-mcp", "args": [] }\n  }\n}\n'
+USERS_SAVE = b"// the user saved this during the adoption\n"
+
+
+@pytest.mark.parametrize("style", STYLES)
+@pytest.mark.parametrize("saved, at", [("opencode.jsonc", "opencode.jsonc"), ("mcp.json", "mcp.json"),
+                                       ("opencode.jsonc", "mcp.json"), ("mcp.json", "opencode.jsonc")])
+def test_a_user_saving_while_an_adoption_writes_keeps_their_save_and_the_exit_code_says_so(
+        tmp_path, capsys, monkeypatch, style, saved, at):
+    """The user saves ``saved`` (from the copy they had open) the moment the temp file of the
+    adoption of ``at`` appears: their save stays byte for byte, nothing else of the run stays, and
+    the run exits non-zero naming a file."""
+    manifest = write_fleet(tmp_path)
+    files = {"opencode.jsonc": tmp_path / "repos" / "juno" / "opencode.jsonc",
+             "mcp.json": tmp_path / "repos" / "iris" / ".kimi-code" / "mcp.json"}
+    for path, data in ((files["opencode.jsonc"], USERS_JSONC), (files["mcp.json"], USERS_MCP_JSON)):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    before = {name: path.read_bytes() for name, path in files.items()}
+    users = before[saved] + USERS_SAVE
+    with agent_at(f"temp-written@{at}#1", tmp_path / "stop.fifo", files[saved], users, style,
+                  monkeypatch) as agent:
+        code = main(["provision", "--fleet", str(manifest), "--adopt"])
+    _out, err = capsys.readouterr()
+    assert agent.struck
+    assert files[saved].read_bytes() == users  # the user's save, byte for byte
+    assert code != 0 and err.count("\n") == 1 and "Traceback" not in err, err
+    other = next(name for name in files if name != saved)
+    assert files[other].read_bytes() == before[other]  # what the run wrote there was undone
+    assert not list(tmp_path.rglob("*.tmp"))

@@ -136,7 +136,7 @@ def test_emitted_scripts_are_the_sources_with_only_literals_replaced(seat):
 def test_hook_imports_nothing_from_the_project():
     source = script_source(HOOK_SCRIPT).decode()
     imports = {line.split()[1] for line in source.splitlines() if line.strip().startswith(("import ", "from "))}
-    assert imports <= {"sys", "posix", "nt", "_json", "json", "_sha256", "_sha2", "hashlib"}, imports
+    assert imports <= {"sys", "posix", "nt", "_json", "json", "_sha256", "_sha2", "hashlib", "_signal"}, imports
 
 
 # ---------------------------------------------------------------------------- the same hook for Claude Code

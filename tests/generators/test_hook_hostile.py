@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 
 import pytest
@@ -94,6 +95,63 @@ def test_symlinked_memory_dir_is_refused(seat, tmp_path):
     assert b"someone else" not in result.stdout
     why = "its directory is a symlink or not a directory"
     assert result.stdout == hook_format.injected(str(seat.memory), {"MEMORY.md": why, "identity.md": why}, BOOT)
+
+
+def test_a_symlinked_ancestor_of_the_memory_dir_is_refused(seat, tmp_path):
+    """The seat's home (below the operator's instance root) swapped for a symlink to a copy holding
+    someone else's memory: the hook runs from the copy, and loads nothing through the link."""
+    home = seat.plan.instance_home
+    copy = tmp_path / "elsewhere"
+    shutil.copytree(home, copy, symlinks=True)
+    (copy / "memory" / "MEMORY.md").write_text("# someone else's index\n")
+    home.rename(home.with_name(home.name + ".real"))
+    home.symlink_to(copy)
+    result = seat.event("UserPromptSubmit")
+    assert result.returncode == 0 and b"someone else" not in result.stdout
+    why = "its directory is a symlink or not a directory"
+    assert result.stdout == hook_format.injected(str(seat.memory), {"MEMORY.md": why, "identity.md": why}, BOOT)
+
+
+def test_a_hard_linked_boot_file_is_refused_and_never_printed(seat, tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("API_KEY=do-not-leak\n")
+    (seat.memory / "identity.md").unlink()
+    os.link(secret, seat.memory / "identity.md")
+    result = seat.event("UserPromptSubmit")
+    assert result.returncode == 0 and b"do-not-leak" not in result.stdout
+    assert REFUSED.format(name="identity.md", why="a hard link (the file has another name)").encode() in result.stdout
+    assert b"<!-- MEMORY.md -->\n" in result.stdout  # the other boot file still loads
+
+
+def _hook_with_stdin_left_open(seat, data: bytes) -> tuple[int, bytes, bytes]:
+    """Run the hook with ``data`` on a stdin that is never closed (a harness that keeps the pipe)."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "KIMI_CODE_HOME": str(seat.home)}
+    child = subprocess.Popen(seat.command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=env)
+    try:
+        child.stdin.write(data)
+        child.stdin.flush()
+        code = child.wait(timeout=60)  # a guard only: a hook that waits for the end of input never ends
+        return code, child.stdout.read(), child.stderr.read()
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+        child.stdin.close()
+
+
+def test_a_payload_on_a_stdin_never_closed_boots_without_waiting_for_its_end(seat):
+    code, out, err = _hook_with_stdin_left_open(seat, _payload().encode() + b"\n")
+    assert (code, err) == (0, b"") and out == expected_injection(seat, BOOT)
+
+
+@pytest.mark.slow  # the hook waits out its STDIN_WAIT_S
+def test_a_stdin_never_closed_and_never_written_ends_the_hook_with_one_line(seat):
+    code, out, err = _hook_with_stdin_left_open(seat, b'{"hook_event_name": "UserPr')
+    assert (code, out) == (0, b"")
+    line = err.decode()
+    assert line.count("\n") == 1 and f"is still open after {hook.STDIN_WAIT_S} s without a whole JSON object" in line
+    assert not seat.state.exists()
 
 
 def test_the_refusal_notice_is_counted_like_everything_else():

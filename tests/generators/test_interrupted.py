@@ -74,7 +74,7 @@ def _restore(root: Path, snapshot: dict[str, tuple[bytes, int]]) -> None:
         path.chmod(mode & 0o7777)
 
 
-@pytest.mark.parametrize("point", ["temp-written", "adopt-before-swap", "adopt-swapped"])
+@pytest.mark.parametrize("point", ["temp-written", "replace-before-swap", "replace-swapped"])
 def test_a_provision_killed_mid_write_leaves_nothing_once_run_again(tmp_path, point):
     manifest = _user_files(tmp_path)
     root = manifest.parent
@@ -85,7 +85,7 @@ def test_a_provision_killed_mid_write_leaves_nothing_once_run_again(tmp_path, po
     _run_killed_at(manifest, point, fifo)
     left = _temps(root)
     assert len(left) == 1 and fsio.TEMP_NAME.fullmatch(Path(left[0]).name), left  # the kill left one
-    if point == "adopt-swapped":  # the exchange gave the temp name the user's own file
+    if point == "replace-swapped":  # the exchange gave the temp name the user's own file
         assert (root / left[0]).read_bytes() in {USER_JSONC.encode(), USER_MCP_JSON.encode()}
 
     again = _provision(manifest)
@@ -119,13 +119,12 @@ def test_a_killed_init_fleets_temp_file_goes_when_init_fleet_runs_again(tmp_path
 
 def test_a_file_saved_twice_during_an_adoption_is_kept_under_a_name_no_cleaner_takes(tmp_path, monkeypatch):
     from generators import composer
-    from generators.composer import apply as composer_apply
     from generators.errors import DivergentError
     from generators.manifest import load_manifest
 
     manifest = _user_files(tmp_path)
     jsonc = manifest.parent / "repos" / "juno" / "opencode.jsonc"
-    real_swap, calls = composer_apply.swap, []
+    real_swap, calls = fsio.swap, []
 
     def user_saves_around_the_exchange(tmp, path):
         exchanged = real_swap(tmp, path)
@@ -137,7 +136,7 @@ def test_a_file_saved_twice_during_an_adoption_is_kept_under_a_name_no_cleaner_t
                 ours.write("// saved again\n")
         return exchanged
 
-    monkeypatch.setattr(composer_apply, "swap", user_saves_around_the_exchange)
+    monkeypatch.setattr(fsio, "swap", user_saves_around_the_exchange)
     with pytest.raises(DivergentError, match="twice") as caught:
         composer.apply_fleet(load_manifest(manifest), adopt=True)
     assert jsonc.read_text() == USER_JSONC + "// saved late\n"

@@ -265,3 +265,30 @@ def test_a_writer_holding_the_file_open_past_the_wait_is_put_back_and_refused(tm
         store.apply(curator_change(store))
     threads[0].join()
     assert (memory / "MEMORY.md").read_bytes() == INDEX + line  # the agent's file, as it wrote it
+
+
+def test_an_agent_renaming_its_file_over_memory_md_during_a_save_without_exchange_is_never_overwritten(
+        tmp_path, monkeypatch):
+    """Where names cannot be exchanged, an agent that saves by renaming a new file over MEMORY.md
+    while the store writes its temp file leaves the old file (the one the store holds open)
+    untouched: the last look must see that the name now means another file, and refuse."""
+    monkeypatch.setattr(fsio, "_renameat2", False)
+    memory, state = fresh_seat(tmp_path)
+    index = memory / "MEMORY.md"
+    store = SeatStore.open(memory, state_dir=state)
+    change = curator_change(store)
+    agents = INDEX + b"- the agent's own save\n"
+    real = fsio.write_temp
+
+    def write_temp(path, data, mode, **how):
+        temp = real(path, data, mode, **how)
+        if Path(path) == index:
+            aside = index.with_name(".agent-save")
+            aside.write_bytes(agents)
+            os.rename(aside, index)
+        return temp
+
+    monkeypatch.setattr(fsio, "write_temp", write_temp)
+    with pytest.raises(ConflictError):
+        store.apply(change)
+    assert index.read_bytes() == agents

@@ -142,6 +142,29 @@ def test_a_path_over_4096_bytes_is_one_line(seat, capsys, command):
         assert "ENAMETOOLONG" in err or "no entry with id" in err or "nothing to undo" in err, err
 
 
+@pytest.mark.parametrize("command", [["check"], ["candidates"], ["archive", "aaaaaa"], ["undo"]])
+def test_a_path_holding_a_newline_is_one_line(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "xdg"))
+    odd = tmp_path / "two\nlines"
+    code, _, err = run(capsys, command[0], odd, *command[1:])
+    one_line_error(code, err, "two\\nlines")
+
+
+@pytest.mark.parametrize("command", [["candidates"], ["archive-search", "lesson"], ["trim"], ["fit"],
+                                     ["fold", "Craft hooks"]])
+@pytest.mark.parametrize("state", ["under a file", "in the environment"])
+def test_commands_that_only_read_need_no_writable_state_dir(seat, capsys, monkeypatch, tmp_path, command, state):
+    (seat / "ARCHIVE.md").write_text(ARCHIVE)
+    (tmp_path / "a-file").write_text("not a directory\n")
+    unusable = tmp_path / "a-file" / "state"  # mkdir fails here even for root (ENOTDIR)
+    monkeypatch.setenv("XDG_STATE_HOME", str(unusable))
+    where = ["--state-dir", unusable] if state == "under a file" else []
+    before = snapshot(tmp_path)
+    code, out, err = run(capsys, command[0], seat, *command[1:], *where)
+    assert code in (0, 2) and err == "" and out, err  # fit exits 2 when the target is out of reach
+    assert snapshot(tmp_path) == before
+
+
 def test_a_directory_without_search_permission_is_one_line(seat, capsys, monkeypatch):
     (seat / "notes").mkdir()
     store = SeatStore.open(seat)

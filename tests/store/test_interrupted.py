@@ -272,3 +272,35 @@ def test_an_interrupted_change_whose_file_was_rewritten_can_be_settled_as_is(tmp
     capsys.readouterr()
     assert files(memory) == {**{k: v for k, v in now.items() if k != "release-trains-leave-on-tuesdays.md"},
                              "MEMORY.md": INDEX.encode()}
+
+
+@pytest.mark.parametrize("scenario", ["archive", "restore", "trim-new-file"])
+def test_an_undo_rolling_back_an_interrupted_change_killed_after_its_last_write_can_be_redone(
+        scenario, tmp_path, env, capsys):
+    """An archive killed half-way, rolled back by undo, and that undo killed right after its last
+    rename: the journal remembers the undo, so redo applies the change again."""
+    setup, command, text = scenarios()[scenario]
+    reference = prepare(tmp_path / "reference", setup, capsys)
+    assert cli(capsys, *expand(command, reference, capsys))[0] == 0
+    finished = files(reference)
+
+    memory = prepare(tmp_path / "seat", setup, capsys)
+    assert run_killed(memory, env, 1, expand(command, memory, capsys))  # half-way
+    assert interrupted_change(memory) is not None
+    assert run_killed(memory, env, 1, ["undo", str(memory)])  # its one rename done, the journal not
+    assert interrupted_change(memory) is None and moved_text_is_live(memory, text)
+    code, _ = cli(capsys, "redo", memory)
+    assert code == 0 and files(memory) == finished
+
+
+def test_an_archive_that_adds_the_archive_line_still_writes_archive_md_first(tmp_path, env, capsys):
+    """An archive adds a line linking ARCHIVE.md to MEMORY.md when nothing links it; for a short
+    entry MEMORY.md then grows more than ARCHIVE.md does. It still gives the entry up, so ARCHIVE.md
+    is written first: killed after the first rename, the entry is still in a live file."""
+    memory = new_seat(tmp_path)
+    (memory / "MEMORY.md").write_text(INDEX + "- ship on Tuesdays\n")
+    (memory / "ARCHIVE.md").write_text("# Archive\n\n## Craft hooks\n- an old lesson · archived 2026-11-01\n")
+    short = "ship on Tuesdays"
+    argv = expand(["archive", "{memory}", "{id:MEMORY.md:" + short + "}"], memory, capsys)
+    assert run_killed(memory, env, 1, argv)
+    assert moved_text_is_live(memory, short), files(memory)

@@ -226,3 +226,16 @@ def test_no_temp_file_is_left_behind_by_a_create_a_delete_or_a_replace(seat):
     store.apply(Change("replace", {"ARCHIVE.md": b"# Archive\n- y\n"}))
     assert sorted(p.name for p in memory.iterdir()) == ["ARCHIVE.md", "MEMORY.md", "notes.md"]
     assert not list(state.rglob("*.tmp"))
+
+
+def test_a_refusal_names_the_file_that_changed_not_the_first_of_the_change(seat):
+    memory, state = seat
+    store = SeatStore.open(memory, state_dir=state)
+    old = store.read("MEMORY.md")
+    (memory / "MEMORY.md").write_bytes(old + b"- the agent wrote this meanwhile\r\n")
+    change = Change("archive", {"ARCHIVE.md": b"# Archive\r\n- first lesson\r\n",
+                                "MEMORY.md": old.replace(b"- first lesson \r\n", b"")})
+    with pytest.raises(ConflictError) as caught:
+        store.apply(change)
+    assert caught.value.path == str(memory / "MEMORY.md")
+    assert not (memory / "ARCHIVE.md").exists()
