@@ -344,8 +344,9 @@ def test_a_user_saving_while_an_adoption_writes_keeps_their_save_and_the_exit_co
     adoption of ``at`` appears: their save stays byte for byte, nothing else of the run stays, and
     the run exits non-zero naming a file."""
     manifest = write_fleet(tmp_path)
-    files = {"opencode.jsonc": tmp_path / "repos" / "juno" / "opencode.jsonc",
-             "mcp.json": tmp_path / "repos" / "iris" / ".kimi-code" / "mcp.json"}
+    kimi_mcp = next(a.path for a in composer.plan_fleet(load_manifest(manifest), KIMI)[0].artifacts
+                    if a.path.name == "mcp.json")  # the seat's own mcp.json, where Kimi loads servers
+    files = {"opencode.jsonc": tmp_path / "repos" / "juno" / "opencode.jsonc", "mcp.json": kimi_mcp}
     for path, data in ((files["opencode.jsonc"], USERS_JSONC), (files["mcp.json"], USERS_MCP_JSON)):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
