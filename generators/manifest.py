@@ -21,7 +21,7 @@ from curator.errors import CuratorError
 from curator.fsio import read_bytes
 from generators.errors import PreparationError, UnsupportedError
 
-HARNESSES = ("kimi-code", "opencode", "claude-code")
+HARNESSES = ("kimi-code", "opencode", "claude-code", "codex", "gemini-cli")
 PERMISSION_MODES = ("manual", "yolo", "auto")
 # kimi-code's full event list: any other event makes the whole config.toml fail to load.
 KIMI_EVENTS = (

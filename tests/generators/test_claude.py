@@ -38,7 +38,7 @@ repo = "repos/vega"
 
 # sha256 over "path\0content\0" of every file the claude-code resident is born with, for the fixed
 # inputs above. It changes only when the template, this emitter or the hook changes: update it deliberately.
-PINNED_DIGEST = "44488463022325b4512bbc4830698fc7192b1aaa7973f3587c1552177fea5264"
+PINNED_DIGEST = "31faac1e092a04f20ddd5537ff9e9ed22b708c6745e4c34ce49466d25975bdb6"
 
 
 def fixed_fleet(extra: str = REMOTE):

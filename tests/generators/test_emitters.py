@@ -45,7 +45,7 @@ def emitted(fleet, agent_id):
 
 # sha256 over "path\0content\0" of every file both residents are born with, for the fixed inputs
 # above. It changes only when a template, emitter or script changes: update it deliberately.
-PINNED_DIGEST = "9d0d18a1c36cdd5b483eec653dc5d0d6150d205b397f2e5ed54f455d3a2dc0d3"
+PINNED_DIGEST = "e4018115c552c92072ca56091c0850fb1ad25436ee8055ae76bd31b61b1d0aa0"
 
 
 def test_digest_pins_every_emitted_byte():
@@ -199,7 +199,7 @@ def test_birth_budget_and_story_sovereignty():
         assert "Persistence without reload is a no-op" in files["about-this-layer.md"].decode()
     assert b"@neo-opencode-juno" not in b"".join(template.bearer_files(KIMI, "opencode").values())
     with pytest.raises(ValueError):
-        template.memory_md("gemini-cli")
+        template.memory_md("qwen-code")
 
 
 # ----------------------------------------------------------------------------------------- layout

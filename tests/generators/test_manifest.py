@@ -48,8 +48,8 @@ BAD = [
     # (replace old, with new, error class, message fragment, text on the reported line)
     ('default_permission_mode = "manual"', 'default_permission_mode = "always"', ManifestError,
      "default_permission_mode (line 4): 'always' is not one of manual, yolo, auto", 'default_permission_mode = "always"'),
-    ('harness = "opencode"', 'harness = "gemini-cli"', UnsupportedError,
-     "residents[1].harness (line {line}): unknown harness 'gemini-cli'", 'harness = "gemini-cli"'),
+    ('harness = "opencode"', 'harness = "qwen-code"', UnsupportedError,
+     "residents[1].harness (line {line}): unknown harness 'qwen-code'", 'harness = "qwen-code"'),
     ('args = ["server.js", "--stdio"]', 'args = ["server.js", 2]', ManifestError,
      "mcp.neo-mjs-memory-core.args (line {line}): item 1 must be a string", "args = "),
     ('[mcp.neo-mjs-switched-off]', '[mcp.switched-off]', UnsupportedError,
