@@ -464,7 +464,8 @@ def _with_indexes(parts: tuple[str, ...], counts: dict[tuple[str, ...], int]) ->
 
 
 def example_manifest(root_dir: str | Path) -> str:
-    """A working manifest rooted in ``root_dir``: one kimi-code, one opencode and one claude-code resident."""
+    """A working manifest rooted in ``root_dir``: one resident per harness (kimi-code, opencode,
+    claude-code, codex, gemini-cli)."""
     root = Path(root_dir).expanduser().absolute()
     return f'''# Fleet manifest for seat-curator (format: docs/fleet-manifest.md).
 # Relative paths resolve from this file's directory.
@@ -479,6 +480,8 @@ default_permission_mode = "manual"
 # kimi-code = "/usr/local/bin/kimi"
 # opencode = "/usr/local/bin/opencode"
 # claude-code = "/usr/local/bin/claude"
+# codex = "/usr/local/bin/codex"
+# gemini-cli = "/usr/local/bin/gemini"
 
 # The MCP catalog. Names must start with mcp_prefix; 'enabled' is the fleet default.
 [mcp.neo-mjs-memory-core]
@@ -513,6 +516,16 @@ allowed_paths = ["{_toml_str(str(root / "shared"))}"]
 agent_id = "@neo-claude-vega"
 harness = "claude-code"
 repo = "{_toml_str(str(root / "repos" / "vega"))}"
+
+[[residents]]
+agent_id = "@neo-codex-orion"
+harness = "codex"
+repo = "{_toml_str(str(root / "repos" / "orion"))}"
+
+[[residents]]
+agent_id = "@neo-gemini-lyra"
+harness = "gemini-cli"
+repo = "{_toml_str(str(root / "repos" / "lyra"))}"
 '''
 
 

@@ -123,10 +123,12 @@ def test_example_manifest_is_a_working_fleet(tmp_path):
     fleet = load_manifest(path)
     assert [(r.agent_id, r.harness) for r in fleet.residents] == [("@neo-kimi-iris", "kimi-code"),
                                                                     ("@neo-opencode-juno", "opencode"),
-                                                                    ("@neo-claude-vega", "claude-code")]
+                                                                    ("@neo-claude-vega", "claude-code"),
+                                                                    ("@neo-codex-orion", "codex"),
+                                                                    ("@neo-gemini-lyra", "gemini-cli")]
     assert fleet.instance_root == tmp_path / "instances"
     plans = composer.apply_fleet(fleet)
-    assert [len(p.artifacts) for p in plans] == [7, 6, 7]
+    assert [len(p.artifacts) for p in plans] == [7, 6, 7, 7, 6]
     assert composer.plan_exit_code(composer.plan_fleet(fleet)) == 0
     with pytest.raises(PreparationError, match="no resident '@nobody'"):
         fleet.resident("@nobody")
