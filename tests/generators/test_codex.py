@@ -277,3 +277,13 @@ def test_unreadable_config_is_divergent(born):
     config_path(born).write_bytes(b"[[not toml")
     found = artifact(born, "config.toml")
     assert found.status == DIVERGENT and found.reason.startswith("invalid TOML")
+
+
+def test_a_stale_trust_is_repaired_in_place_keeping_the_residents_lines(born):
+    path = config_path(born)
+    path.write_text('model = "gpt-9"  # mine\n' + _stale_hash(path.read_text()))
+    found = artifact(born, "config.toml")
+    assert found.status == DIVERGENT and found.repair is not None
+    composer.apply_fleet(born, repair=True)
+    assert artifact(born, "config.toml").status == MATCH
+    assert path.read_text().startswith('model = "gpt-9"  # mine\n')
