@@ -1,0 +1,99 @@
+"""The boot canary against the real Codex CLI and Gemini CLI, offline against the loopback stub, on
+seats the generators birth; and the negative case of each, which must fail naming what is missing.
+
+Outside CI these skip, with the reason, when a CLI is absent (`seat-curator install-harnesses`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from curator.canary import CliNotFound, find_cli, run_canary
+from curator.canary.seat import seats_from_fleet
+from generators.composer import apply_fleet
+from generators.manifest import load_manifest
+from tests.support.fleets import CODEX, CODEX_RESIDENT, GEMINI, GEMINI_RESIDENT, write_fleet
+
+pytestmark = [pytest.mark.canary, pytest.mark.xdist_group("canary")]
+
+
+def cli_or_skip(harness: str):
+    try:
+        return find_cli(harness)
+    except CliNotFound as err:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but the {harness} CLI is missing: {err}")
+        pytest.skip(f"{harness} CLI not installed (run `seat-curator install-harnesses`): {err}")
+
+
+def born(tmp_path, residents: str):
+    fleet = load_manifest(write_fleet(tmp_path / "fleet", residents=residents))
+    apply_fleet(fleet)
+    for seat in seats_from_fleet(fleet):
+        seat.repo.mkdir(parents=True, exist_ok=True)
+        subprocess.run(["git", "init", "-q", str(seat.repo)], check=True)
+    return fleet
+
+
+def boot(fleet, agent_id: str, tmp_path, monkeypatch):
+    monkeypatch.setenv("SEAT_CURATOR_STATE_DIR", str(tmp_path / "state"))
+    result = run_canary(fleet, agent_id, progress=lambda _msg: None, save=False)
+    (resident,) = result.residents
+    return resident
+
+
+def test_codex_boot_carries_both_files_as_on_disk_without_the_trust_bypass(tmp_path, monkeypatch):
+    cli_or_skip("codex")
+    fleet = born(tmp_path, CODEX_RESIDENT)
+    resident = boot(fleet, CODEX, tmp_path, monkeypatch)
+    assert resident.status == "PASS", resident
+    (step,) = resident.steps
+    memory = seats_from_fleet(fleet, CODEX)[0].memory_dir
+    assert f"MEMORY.md: {len((memory / 'MEMORY.md').read_bytes())} bytes arrived, identical to disk" in step.evidence
+    assert f"identity.md: {len((memory / 'identity.md').read_bytes())} bytes arrived, identical to disk" \
+        in step.evidence
+
+
+@pytest.mark.parametrize("break_trust", ["stale", "missing"])
+def test_codex_with_its_hook_trust_stale_or_missing_fails_naming_the_trust(tmp_path, monkeypatch, break_trust):
+    cli_or_skip("codex")
+    fleet = born(tmp_path, CODEX_RESIDENT)
+    config = seats_from_fleet(fleet, CODEX)[0].instance_home / "config.toml"
+    text = config.read_text()
+    start = text.index('trusted_hash = "sha256:') + len('trusted_hash = "sha256:')
+    text = (text[:start] + "0" * 64 + text[start + 64:]) if break_trust == "stale" else \
+        text.replace("trusted_hash = ", "# trusted_hash = ")
+    config.write_text(text)
+    resident = boot(fleet, CODEX, tmp_path, monkeypatch)
+    assert resident.status == "FAIL"
+    (step,) = resident.steps
+    assert step.summary.startswith("no SessionStart hook output reached the model: config.toml does not trust")
+    assert ("sha256:" + "0" * 64 if break_trust == "stale" else "missing") in step.summary
+
+
+def test_gemini_boot_carries_both_files_as_on_disk(tmp_path, monkeypatch):
+    cli_or_skip("gemini-cli")
+    fleet = born(tmp_path, GEMINI_RESIDENT)
+    resident = boot(fleet, GEMINI, tmp_path, monkeypatch)
+    assert resident.status == "PASS", resident
+    (step,) = resident.steps
+    assert [line.split(":")[0] for line in step.evidence] == ["MEMORY.md", "identity.md"]
+    assert all("identical to disk" in line for line in step.evidence)
+
+
+def test_gemini_without_the_context_wiring_fails_naming_the_missing_setting(tmp_path, monkeypatch):
+    cli_or_skip("gemini-cli")
+    fleet = born(tmp_path, GEMINI_RESIDENT)
+    settings = seats_from_fleet(fleet, GEMINI)[0].instance_home / ".gemini" / "settings.json"
+    doc = json.loads(settings.read_text())
+    del doc["context"]["includeDirectories"]
+    settings.write_text(json.dumps(doc))
+    resident = boot(fleet, GEMINI, tmp_path, monkeypatch)
+    assert resident.status == "FAIL"
+    (step,) = resident.steps
+    assert step.summary == "MEMORY.md and identity.md did not reach the model as on disk"
+    assert "context.includeDirectories does not hold the memory dir" in step.evidence[0]
