@@ -161,11 +161,17 @@ def run_claude(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN
     return log
 
 
+CODEX_FORCE_TOKENS = 190_000  # over the 100,000 auto-compaction limit the canary gives Codex
+
+
 def _boot_turn(seat: Seat, cli: HarnessCli, root: Path, prepare: Callable[[StubModel], Sandbox],
-               args_for: Callable[[StubModel], list[str]], timeout: float, progress: Progress | None) -> dict[str, Any]:
+               args_for: Callable[[StubModel], list[str]], timeout: float, progress: Progress | None,
+               arm: Callable[[StubModel], None] | None = None) -> dict[str, Any]:
     """A run of one turn, the boot: the sandbox and the arguments both name the stub's address."""
     say = progress or (lambda _msg: None)
     with StubModel() as stub:
+        if arm is not None:
+            arm(stub)
         box = prepare(stub)
         log = _log_head(seat, box, cli)
         args = args_for(stub)
@@ -176,9 +182,12 @@ def _boot_turn(seat: Seat, cli: HarnessCli, root: Path, prepare: Callable[[StubM
 
 def run_codex(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_TIMEOUT_S,
               progress: Progress | None = None) -> dict[str, Any]:
-    """One boot turn of ``codex exec`` on the seat's real CODEX_HOME, without the trust-bypass flag."""
+    """One ``codex exec`` turn on the seat's real CODEX_HOME, without the trust-bypass flag. The stub
+    answers its first request with a tool call and a usage past the compaction limit: Codex compacts
+    mid-turn, and the request after that carries only what the ``compact`` hook event put back."""
     return _boot_turn(seat, cli, root, lambda stub: prepare_codex(seat, root, stub.base_url),
-                      lambda stub: codex_args(stub.base_url, codex_servers(seat), "canary turn one"), timeout, progress)
+                      lambda stub: codex_args(stub.base_url, codex_servers(seat), "canary turn one"), timeout, progress,
+                      lambda stub: stub.call_tool_once("get_goal", CODEX_FORCE_TOKENS))
 
 
 def run_gemini(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_TIMEOUT_S,

@@ -274,9 +274,13 @@ def prepare_codex(seat: Seat, root: Path, base_url: str) -> Sandbox:
     return Sandbox(root, env, seat.repo, codex_wiring(seat))
 
 
+# A context window the stub's reported usage overflows, so Codex compacts automatically mid-turn.
+CODEX_COMPACTION = ("-c", "model_context_window=200000", "-c", "model_auto_compact_token_limit=100000")
+
+
 def codex_args(base_url: str, servers: list[str], prompt: str) -> list[str]:
     """``codex exec`` against the stub, no network, the seat's MCP servers off, and no trust-bypass flag."""
-    args = ["exec", "--skip-git-repo-check", "-c", "model_provider=stub", "-c", "model=stub-model",
+    args = ["exec", "--skip-git-repo-check", *CODEX_COMPACTION, "-c", "model_provider=stub", "-c", "model=stub-model",
             "-c", CODEX_PROVIDER.format(base_url=base_url), "-c", "analytics.enabled=false",
             "-c", "check_for_update_on_startup=false"]
     for name in servers:

@@ -42,6 +42,7 @@ class StubModel:
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         self.armed_prompt_tokens: int | None = None
+        self.armed_tool_call: str | None = None  # Responses API: answer the next turn with this tool call
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self.server.daemon_threads = True
         self.thread: threading.Thread | None = None
@@ -81,6 +82,17 @@ class StubModel:
         """Report ``prompt_tokens`` on the next request that carries a non-empty ``tools`` list."""
         with self.lock:
             self.armed_prompt_tokens = prompt_tokens
+
+    def call_tool_once(self, name: str, prompt_tokens: int) -> None:
+        """Answer the next Responses request that carries tools with a call of tool ``name`` and a
+        usage of ``prompt_tokens``: Codex then compacts between the call and its next request."""
+        with self.lock:
+            self.armed_tool_call, self.armed_prompt_tokens = name, prompt_tokens
+
+    def take_tool_call(self) -> str | None:
+        with self.lock:
+            name, self.armed_tool_call = self.armed_tool_call, None
+        return name
 
     def take_requests(self) -> list[dict[str, Any]]:
         """Return and clear the requests logged so far (one step's worth)."""
@@ -144,10 +156,14 @@ def _anthropic_events(reply: str, input_tokens: int) -> list[bytes]:
     ]
 
 
-def _responses_events(reply: str, input_tokens: int) -> list[bytes]:
-    """A Responses stream: created, the finished message item, completed with the usage."""
+def _responses_events(reply: str, input_tokens: int, tool: str | None = None) -> list[bytes]:
+    """A Responses stream: created, the finished message item (or a call of ``tool`` with no
+    arguments), completed with the usage."""
     item = {"type": "message", "role": "assistant", "id": "msg_canary", "status": "completed",
             "content": [{"type": "output_text", "text": reply, "annotations": []}]}
+    if tool is not None:
+        item = {"type": "function_call", "id": "fc_canary", "call_id": "call_canary", "name": tool,
+                "arguments": "{}", "status": "completed"}
     usage = {"input_tokens": input_tokens, "output_tokens": 4, "total_tokens": input_tokens + 4}
     return [
         _event("response.created", {"type": "response.created", "response": {"id": "resp_canary"}}),
@@ -296,7 +312,8 @@ def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
             """The Responses API, as Codex CLI calls it (always streaming)."""
             body = self.read_body()
             if body is not None:
-                self.event_stream(_responses_events(stub.reply, stub.record(body)))
+                tool = stub.take_tool_call() if body.get("tools") else None
+                self.event_stream(_responses_events(stub.reply, stub.record(body), tool))
 
         def gemini(self, streaming: bool) -> None:
             """Gemini's generateContent: a JSON-mode side call (not logged) gets its schema's smallest

@@ -25,15 +25,34 @@ def codex_request(*developer: str) -> dict:
     return {"model": "stub-model", "input": items, "tools": []}
 
 
-def block(memory: str = MEMORY) -> str:
-    return injected(DIR, {"MEMORY.md": memory.encode(), "identity.md": IDENTITY.encode()}).decode()
+def block(memory: str = MEMORY, trigger: str = "session-boot") -> str:
+    return injected(DIR, {"MEMORY.md": memory.encode(), "identity.md": IDENTITY.encode()}, trigger).decode()
 
 
-def test_codex_boot_passes_when_the_hook_block_carries_both_files():
-    [result] = analyse(log("codex", codex_request(block()), {"trusted": True}))
-    assert (result.step, result.status.value) == ("boot", "PASS")
-    assert result.evidence == [f"MEMORY.md: {len(MEMORY)} bytes arrived, identical to disk",
-                               f"identity.md: {len(IDENTITY)} bytes arrived, identical to disk"]
+def compaction_request() -> dict:
+    request = codex_request(block())
+    request["input"].append({"type": "message", "role": "user", "content": [
+        {"type": "input_text", "text": "You are performing a CONTEXT CHECKPOINT COMPACTION. Create a handoff"}]})
+    return request
+
+
+def test_codex_boot_and_compaction_pass_when_the_hook_blocks_carry_both_files():
+    run = log("codex", codex_request(block()), {"trusted": True})
+    run["steps"][0]["requests"] += [compaction_request(), codex_request(block(trigger="post-compact-reload"))]
+    boot, compact = analyse(run)
+    assert (boot.step, boot.status.value, compact.step, compact.status.value) == ("boot", "PASS", "compact", "PASS")
+    assert boot.evidence == [f"MEMORY.md: {len(MEMORY)} bytes arrived, identical to disk",
+                             f"identity.md: {len(IDENTITY)} bytes arrived, identical to disk"]
+
+
+def test_codex_after_compaction_without_the_compact_block_fails():
+    run = log("codex", codex_request(block()), {"trusted": True})
+    run["steps"][0]["requests"] += [compaction_request(), codex_request()]
+    boot, compact = analyse(run)
+    assert boot.status.value == "PASS" and compact.status.value == "FAIL"
+    assert compact.summary.startswith("after compaction the seat's files are gone")
+    [_, no_compaction] = analyse(log("codex", codex_request(block()), {"trusted": True}))
+    assert no_compaction.summary == "Codex did not compact: no compaction request reached the stub"
 
 
 def test_codex_without_the_block_names_the_trust_problem():
@@ -44,7 +63,7 @@ def test_codex_without_the_block_names_the_trust_problem():
 
 
 def test_codex_with_an_edited_file_in_the_block_says_where_it_differs():
-    [result] = analyse(log("codex", codex_request(block("# Seat memory index\n- other\n")), {"trusted": True}))
+    [result, _] = analyse(log("codex", codex_request(block("# Seat memory index\n- other\n")), {"trusted": True}))
     assert result.status.value == "FAIL" and result.evidence[0] == "MEMORY.md: differs from disk at byte 23 of 26"
 
 

@@ -46,16 +46,18 @@ def boot(fleet, agent_id: str, tmp_path, monkeypatch):
     return resident
 
 
-def test_codex_boot_carries_both_files_as_on_disk_without_the_trust_bypass(tmp_path, monkeypatch):
+def test_codex_boot_and_mid_turn_compaction_carry_both_files_without_the_trust_bypass(tmp_path, monkeypatch):
     cli_or_skip("codex")
     fleet = born(tmp_path, CODEX_RESIDENT)
     resident = boot(fleet, CODEX, tmp_path, monkeypatch)
     assert resident.status == "PASS", resident
-    (step,) = resident.steps
+    assert [(s.step, s.status.value) for s in resident.steps] == [("boot", "PASS"), ("compact", "PASS")]
     memory = seats_from_fleet(fleet, CODEX)[0].memory_dir
-    assert f"MEMORY.md: {len((memory / 'MEMORY.md').read_bytes())} bytes arrived, identical to disk" in step.evidence
-    assert f"identity.md: {len((memory / 'identity.md').read_bytes())} bytes arrived, identical to disk" \
-        in step.evidence
+    for step in resident.steps:
+        assert f"MEMORY.md: {len((memory / 'MEMORY.md').read_bytes())} bytes arrived, identical to disk" \
+            in step.evidence
+        assert f"identity.md: {len((memory / 'identity.md').read_bytes())} bytes arrived, identical to disk" \
+            in step.evidence
 
 
 @pytest.mark.parametrize("break_trust", ["stale", "missing"])
@@ -97,3 +99,23 @@ def test_gemini_without_the_context_wiring_fails_naming_the_missing_setting(tmp_
     (step,) = resident.steps
     assert step.summary == "MEMORY.md and identity.md did not reach the model as on disk"
     assert "context.includeDirectories does not hold the memory dir" in step.evidence[0]
+
+
+def test_codex_whose_hook_skips_compact_fails_after_compaction(tmp_path, monkeypatch):
+    """The matcher without `compact` (trusted anew, so boot still runs): only the compact re-injection
+    carries the files past a compaction, and the verdict says they are gone."""
+    from generators import codex_trust
+    cli_or_skip("codex")
+    fleet = born(tmp_path, CODEX_RESIDENT)
+    home = seats_from_fleet(fleet, CODEX)[0].instance_home
+    hooks = json.loads((home / "hooks.json").read_text())
+    group = hooks["hooks"]["SessionStart"][0]
+    group["matcher"] = "startup|resume|clear"
+    (home / "hooks.json").write_text(json.dumps(hooks))
+    config = (home / "config.toml").read_text()
+    start = config.index('trusted_hash = "') + len('trusted_hash = "')
+    fresh = codex_trust.trusted_hash("SessionStart", group["matcher"], group["hooks"][0])
+    (home / "config.toml").write_text(config[:start] + fresh + config[start + len(fresh):])
+    resident = boot(fleet, CODEX, tmp_path, monkeypatch)
+    assert [(s.step, s.status.value) for s in resident.steps] == [("boot", "PASS"), ("compact", "FAIL")]
+    assert resident.steps[1].summary.startswith("after compaction the seat's files are gone")
