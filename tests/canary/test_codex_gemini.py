@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import threading
 
 import pytest
 
@@ -119,3 +120,40 @@ def test_codex_whose_hook_skips_compact_fails_after_compaction(tmp_path, monkeyp
     resident = boot(fleet, CODEX, tmp_path, monkeypatch)
     assert [(s.step, s.status.value) for s in resident.steps] == [("boot", "PASS"), ("compact", "FAIL")]
     assert resident.steps[1].summary.startswith("after compaction the seat's files are gone")
+
+
+def test_codex_app_server_lists_the_fleets_hook_as_trusted_with_our_hash(tmp_path):
+    """`hooks/list` is Codex's own answer: the key, its currentHash and trust status."""
+    import tomllib
+    cli = cli_or_skip("codex")
+    fleet = born(tmp_path, CODEX_RESIDENT)
+    seat = seats_from_fleet(fleet, CODEX)[0]
+    (tmp_path / "home").mkdir()
+    lines = [{"id": 1, "method": "initialize", "params": {"clientInfo": {"name": "seat-curator-test", "version": "0"}}},
+             {"method": "initialized"}, {"id": 2, "method": "hooks/list", "params": {"cwds": [str(seat.repo)]}}]
+    proc = subprocess.Popen([*cli.argv, "app-server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True,
+                            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(tmp_path / "home"),
+                                 "CODEX_HOME": str(seat.instance_home), "TMPDIR": str(tmp_path)})
+    watchdog = threading.Timer(60, proc.kill)  # a server that never answers ends the read, not the suite
+    watchdog.start()
+    try:
+        for line in lines:
+            proc.stdin.write(json.dumps(line) + "\n")
+        proc.stdin.flush()
+        answer = None
+        for line in proc.stdout:  # notifications may come first
+            message = json.loads(line)
+            if message.get("id") == 2:
+                answer = message
+                break
+    finally:
+        watchdog.cancel()
+        proc.kill()
+        proc.wait()
+    assert answer is not None, "codex app-server gave no answer to hooks/list"
+    (listed,) = answer["result"]["data"][0]["hooks"]
+    state = tomllib.loads((seat.instance_home / "config.toml").read_text())["hooks"]["state"]
+    assert list(state) == [listed["key"]]
+    assert listed["trustStatus"] == "trusted"
+    assert listed["currentHash"] == state[listed["key"]]["trusted_hash"]
