@@ -187,7 +187,13 @@ def run_codex(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_
     mid-turn, and the request after that carries only what the ``compact`` hook event put back."""
     return _boot_turn(seat, cli, root, lambda stub: prepare_codex(seat, root, stub.base_url),
                       lambda stub: codex_args(stub.base_url, codex_servers(seat), "canary turn one"), timeout, progress,
-                      lambda stub: stub.call_tool_once("get_goal", CODEX_FORCE_TOKENS))
+                      _codex_compacts_mid_turn)
+
+
+def _codex_compacts_mid_turn(stub: StubModel) -> None:
+    """The first request gets a tool call and a usage past the limit: Codex compacts before the next."""
+    stub.script_tool_calls(("get_goal", {}))
+    stub.force_compaction_once(CODEX_FORCE_TOKENS)
 
 
 def run_gemini(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_TIMEOUT_S,

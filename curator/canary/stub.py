@@ -10,7 +10,9 @@
   smallest object its schema accepts: a plain-text answer would make Gemini retry it, past a minute.
 
 The stub answers every chat request with a fixed text and no tool calls, so each turn ends after one
-main request. It can be armed to report a large ``usage.prompt_tokens`` once, on the next request
+main request, unless tool calls were scripted (``script_tool_calls``): then each main request (one that
+carries tools) is answered with the next scripted call, in the wire's own tool-call shape, until none
+is left; the harness runs the tool and sends its result in the next request. It can be armed to report a large ``usage.prompt_tokens`` once, on the next request
 that carries tools, to make the harness compact (a persistent large value would make OpenCode
 compact in an endless loop). Claude Code compacts on ``/compact``: it needs no arming.
 
@@ -42,7 +44,7 @@ class StubModel:
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         self.armed_prompt_tokens: int | None = None
-        self.armed_tool_call: str | None = None  # Responses API: answer the next turn with this tool call
+        self.tool_calls: list[tuple[str, dict[str, Any]]] = []
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self.server.daemon_threads = True
         self.thread: threading.Thread | None = None
@@ -83,16 +85,17 @@ class StubModel:
         with self.lock:
             self.armed_prompt_tokens = prompt_tokens
 
-    def call_tool_once(self, name: str, prompt_tokens: int) -> None:
-        """Answer the next Responses request that carries tools with a call of tool ``name`` and a
-        usage of ``prompt_tokens``: Codex then compacts between the call and its next request."""
+    def script_tool_calls(self, *calls: tuple[str, dict[str, Any]]) -> None:
+        """Answer the next main requests with these tool calls (name, input), one per request, in order."""
         with self.lock:
-            self.armed_tool_call, self.armed_prompt_tokens = name, prompt_tokens
+            self.tool_calls.extend(calls)
 
-    def take_tool_call(self) -> str | None:
+    def next_tool_call(self, body: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        """The scripted call this request gets, if it is a main request (it carries tools) and one is left."""
         with self.lock:
-            name, self.armed_tool_call = self.armed_tool_call, None
-        return name
+            if body.get("tools") and self.tool_calls:
+                return self.tool_calls.pop(0)
+            return None
 
     def take_requests(self) -> list[dict[str, Any]]:
         """Return and clear the requests logged so far (one step's worth)."""
@@ -156,14 +159,15 @@ def _anthropic_events(reply: str, input_tokens: int) -> list[bytes]:
     ]
 
 
-def _responses_events(reply: str, input_tokens: int, tool: str | None = None) -> list[bytes]:
-    """A Responses stream: created, the finished message item (or a call of ``tool`` with no
-    arguments), completed with the usage."""
-    item = {"type": "message", "role": "assistant", "id": "msg_canary", "status": "completed",
-            "content": [{"type": "output_text", "text": reply, "annotations": []}]}
-    if tool is not None:
-        item = {"type": "function_call", "id": "fc_canary", "call_id": "call_canary", "name": tool,
-                "arguments": "{}", "status": "completed"}
+def _responses_events(reply: str, input_tokens: int, call: tuple[str, dict[str, Any]] | None = None,
+                      n: int = 0) -> list[bytes]:
+    """A Responses stream: created, the finished message item (or the scripted function call),
+    completed with the usage."""
+    item: dict[str, Any] = {"type": "message", "role": "assistant", "id": "msg_canary", "status": "completed",
+                            "content": [{"type": "output_text", "text": reply, "annotations": []}]}
+    if call is not None:
+        item = {"type": "function_call", "id": f"fc_canary{n:04d}", "call_id": f"call_canary{n:04d}",
+                "name": call[0], "arguments": json.dumps(call[1]), "status": "completed"}
     usage = {"input_tokens": input_tokens, "output_tokens": 4, "total_tokens": input_tokens + 4}
     return [
         _event("response.created", {"type": "response.created", "response": {"id": "resp_canary"}}),
@@ -193,6 +197,37 @@ def _gemini_reply(text: str, prompt_tokens: int) -> dict[str, Any]:
                             "index": 0}],
             "usageMetadata": {"promptTokenCount": prompt_tokens, "candidatesTokenCount": 4,
                               "totalTokenCount": prompt_tokens + 4}}
+
+
+def _anthropic_tool_events(call: tuple[str, dict[str, Any]], input_tokens: int, n: int) -> list[bytes]:
+    """A Messages stream whose one content block is a ``tool_use``; stop reason ``tool_use``."""
+    name, arguments = call
+    start = _anthropic_message("", input_tokens)
+    start.update(content=[], stop_reason=None)
+    return [
+        _event("message_start", {"type": "message_start", "message": start}),
+        _event("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {
+            "type": "tool_use", "id": f"toolu_canary{n:04d}", "name": name, "input": {}}}),
+        _event("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
+            "type": "input_json_delta", "partial_json": json.dumps(arguments)}}),
+        _event("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        _event("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                                 "usage": {"output_tokens": 4}}),
+        _event("message_stop", {"type": "message_stop"}),
+    ]
+
+
+def _openai_tool_chunks(call: tuple[str, dict[str, Any]], usage: dict[str, int], n: int) -> list[bytes]:
+    """A chat-completions stream whose one answer is a function call; finish reason ``tool_calls``."""
+    name, arguments = call
+    return [
+        _sse(_chunk({"role": "assistant", "content": None})),
+        _sse(_chunk({"tool_calls": [{"index": 0, "id": f"call_canary{n:04d}", "type": "function",
+                                     "function": {"name": name, "arguments": json.dumps(arguments)}}]})),
+        _sse(_chunk({}, finish="tool_calls")),
+        _sse(_chunk({}, usage=usage)),
+        _sse("[DONE]"),
+    ]
 
 
 def _last_user_text(body: dict[str, Any]) -> str:
@@ -267,7 +302,10 @@ def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
                 return
             prompt_tokens = stub.record(body)
             usage = {"prompt_tokens": prompt_tokens, "completion_tokens": 4, "total_tokens": prompt_tokens + 4}
-            if body.get("stream"):
+            call = stub.next_tool_call(body)
+            if call is not None:  # scripted: streamed, as both harnesses ask for it
+                self.send_stream(_openai_tool_chunks(call, usage, len(stub.requests)))
+            elif body.get("stream"):
                 self.stream(usage)
             else:
                 self.send_json(200, {
@@ -284,36 +322,20 @@ def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
                 return
             input_tokens = stub.record(body)
             reply = SUMMARY_TEXT if _last_user_text(body).startswith(CLAUDE_SUMMARY_PROMPT) else stub.reply
-            if not body.get("stream"):
+            call = stub.next_tool_call(body) if body.get("stream") else None
+            if call is not None:
+                self.send_stream(_anthropic_tool_events(call, input_tokens, len(stub.requests)))
+            elif not body.get("stream"):
                 self.send_json(200, _anthropic_message(reply, input_tokens))
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            for event in _anthropic_events(reply, input_tokens):
-                self.wfile.write(event)
-            self.wfile.flush()
-            self.close_connection = True
-
-        def event_stream(self, events: list[bytes]) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            for event in events:
-                self.wfile.write(event)
-            self.wfile.flush()
-            self.close_connection = True
+            else:
+                self.send_stream(_anthropic_events(reply, input_tokens))
 
         def openai_responses(self) -> None:
             """The Responses API, as Codex CLI calls it (always streaming)."""
             body = self.read_body()
             if body is not None:
-                tool = stub.take_tool_call() if body.get("tools") else None
-                self.event_stream(_responses_events(stub.reply, stub.record(body), tool))
+                call = stub.next_tool_call(body)
+                self.send_stream(_responses_events(stub.reply, stub.record(body), call, len(stub.requests)))
 
         def gemini(self, streaming: bool) -> None:
             """Gemini's generateContent: a JSON-mode side call (not logged) gets its schema's smallest
@@ -328,23 +350,26 @@ def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
                 return
             reply = _gemini_reply(stub.reply, stub.record(body))
             if streaming:
-                self.event_stream([_sse(reply)])
+                self.send_stream([_sse(reply)])
             else:
                 self.send_json(200, reply)
 
         def stream(self, usage: dict[str, int]) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            for event in (
+            self.send_stream([
                 _sse(_chunk({"role": "assistant", "content": ""})),
                 _sse(_chunk({"content": stub.reply})),
                 _sse(_chunk({}, finish="stop")),
                 _sse(_chunk({}, usage=usage)),
                 _sse("[DONE]"),
-            ):
+            ])
+
+        def send_stream(self, events: list[bytes]) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            for event in events:
                 self.wfile.write(event)
             self.wfile.flush()
             self.close_connection = True

@@ -30,11 +30,11 @@ SOURCES = ("startup", "resume", "clear", "compact")
 
 # sha256 over "path\0content\0" of every file the codex resident is born with, for the fixed inputs
 # above. It changes only when the template, this emitter or the hook changes: update it deliberately.
-PINNED_DIGEST = "ce350bfdef2ed8a50d42b8fd9676e850b0a5889f16a25cc8e7d4ef8c29d26071"
+PINNED_DIGEST = "2da350118d3f3099875f528564e30a496d47122f21b43f15a189353d3c94b4a4"
 
 
 def fixed_fleet(extra: str = REMOTE_SERVER):
-    return parse_manifest(BASE_MANIFEST + extra + CODEX_RESIDENT, FIXED_MANIFEST)
+    return parse_manifest(f'curator_python = "{FIXED_PYTHON}"\n' + BASE_MANIFEST + extra + CODEX_RESIDENT, FIXED_MANIFEST)
 
 
 def emitted(fleet) -> dict[Path, object]:
@@ -83,11 +83,14 @@ def test_config_toml_trusts_the_hook_by_the_recipe_and_holds_the_fleets_servers(
         "hooks": {"state": {key: {"trusted_hash": spec_hash("startup|resume|clear|compact", COMMAND, 30)}}},
         "mcp_servers": {
             "neo-mjs-memory-core": {"command": "node", "args": ["server.js", "--stdio"], "env": {"TOKEN": "t0k"}},
-            "neo-mjs-remote": {"url": "https://mcp.example.invalid/r", "http_headers": {"Authorization": "Bearer x"}}}}
+            "neo-mjs-remote": {"url": "https://mcp.example.invalid/r", "http_headers": {"Authorization": "Bearer x"}},
+            "neo-mjs-seat-curator": {"command": FIXED_PYTHON, "args": ["-m", "curator", "mcp", f"{HOME}/memory"],
+                                     "env": {}}}}
     assert b"switched-off" not in item.content  # the catalog's disabled server
     assert item.owned == project(item.convergence, item.content, "neo-mjs-")
     assert tuple(item.owned) == item.owned_keys == (
-        f'hooks.state."{key}".trusted_hash', "mcp_servers.neo-mjs-memory-core", "mcp_servers.neo-mjs-remote")
+        f'hooks.state."{key}".trusted_hash', "mcp_servers.neo-mjs-memory-core", "mcp_servers.neo-mjs-remote",
+        "mcp_servers.neo-mjs-seat-curator")
 
 
 def test_trust_hash_is_the_one_codex_computes():

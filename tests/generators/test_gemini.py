@@ -22,11 +22,11 @@ HOME = layout.instance_home("/srv/fleet/instances", GEMINI, "gemini-cli")
 
 # sha256 over "path\0content\0" of every file the gemini-cli resident is born with, for the fixed
 # inputs above. It changes only when the template or this emitter changes: update it deliberately.
-PINNED_DIGEST = "5a6ac239520a258bfb03ec3722b010d9654b4434b7cf976058b74b5213751a72"
+PINNED_DIGEST = "895139658edb01e8688853c95bd175c580112fa20404aaf3e2efe7108ca85699"
 
 
 def fixed_fleet(extra: str = REMOTE_SERVER):
-    return parse_manifest(BASE_MANIFEST + extra + GEMINI_RESIDENT, FIXED_MANIFEST)
+    return parse_manifest(f'curator_python = "{FIXED_PYTHON}"\n' + BASE_MANIFEST + extra + GEMINI_RESIDENT, FIXED_MANIFEST)
 
 
 def emitted(fleet) -> dict[Path, object]:
@@ -53,12 +53,15 @@ def test_settings_wire_exactly_the_two_boot_files_and_the_projection_agrees():
     assert doc["security"] == {"auth": {"selectedType": "gemini-api-key"}}
     assert doc["mcpServers"] == {
         "neo-mjs-memory-core": {"command": "node", "args": ["server.js", "--stdio"], "env": {"TOKEN": "t0k"}},
-        "neo-mjs-remote": {"httpUrl": "https://mcp.example.invalid/r", "headers": {"Authorization": "Bearer x"}}}
+        "neo-mjs-remote": {"httpUrl": "https://mcp.example.invalid/r", "headers": {"Authorization": "Bearer x"}},
+        "neo-mjs-seat-curator": {"command": FIXED_PYTHON, "args": ["-m", "curator", "mcp", f"{HOME}/memory"],
+                                 "env": {}}}
     assert b"switched-off" not in item.content
     assert item.owned == project(item.convergence, item.content, "neo-mjs-")
     assert tuple(item.owned) == item.owned_keys == (
         "security.auth.selectedType", "context.fileName", "context.includeDirectories",
-        "context.loadMemoryFromIncludeDirectories", "mcpServers.neo-mjs-memory-core", "mcpServers.neo-mjs-remote")
+        "context.loadMemoryFromIncludeDirectories", "mcpServers.neo-mjs-memory-core", "mcpServers.neo-mjs-remote",
+        "mcpServers.neo-mjs-seat-curator")
 
 
 def test_the_repo_is_trusted_by_its_canonical_path(tmp_path):
