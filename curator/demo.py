@@ -1,4 +1,4 @@
-"""The demo fleet: four seats built from bundled example data and provisioned by the generators.
+"""The demo fleet: six seats, one or more of each harness, provisioned by the generators.
 
 - ``@neo-kimi-iris`` (kimi-code): a healthy seat, well under the target, every pointer good.
 - ``@neo-opencode-wren`` (opencode): a grown seat over the 17 KB target, with near-duplicate entries
@@ -10,6 +10,11 @@
   loaded whole by Claude Code, which counts characters (a Hangul syllable is 3 bytes, 1 character):
   the two budgets disagree, honestly. Its detail files are Claude Code's own kind (frontmatter,
   ``[[name]]`` links, one naming a memory not written yet).
+- ``@neo-codex-orion`` (codex): born from the template; its hook is trusted by hash in its
+  ``config.toml``, as the fleet writes it.
+- ``@neo-gemini-lyra`` (gemini-cli): born from the template, then its bearer wrote a line in
+  identity.md naming a peer as ``@neo-codex-orion`` outside backticks: Gemini would take it as an
+  import, and ``check`` says so (the ``gemini-cli`` profile's caution).
 
 The bearer files of iris, wren and vega are laid down before provisioning, exactly as a bearer's own
 files would be there: the composer reports them MATCH and never touches them.
@@ -31,6 +36,9 @@ from generators.manifest import Fleet, load_manifest
 
 HEALTHY, GROWN, DIVERGENT_SEAT = "@neo-kimi-iris", "@neo-opencode-wren", "@neo-kimi-kestrel"
 CLAUDE_SEAT = "@neo-claude-vega"
+CODEX_SEAT, GEMINI_SEAT = "@neo-codex-orion", "@neo-gemini-lyra"
+# What lyra's bearer added to identity.md: a peer's id written bare, which Gemini reads as an import.
+LYRA_IDENTITY_LINE = "I pair with @neo-codex-orion on the memory layer.\n"
 EXAMPLE_SEATS = {HEALTHY: "iris", GROWN: "wren", CLAUDE_SEAT: "vega"}
 
 MANIFEST = """\
@@ -71,6 +79,16 @@ repo = "repos/kestrel"
 agent_id = "@neo-claude-vega"
 harness = "claude-code"
 repo = "repos/vega"
+
+[[residents]]
+agent_id = "@neo-codex-orion"
+harness = "codex"
+repo = "repos/orion"
+
+[[residents]]
+agent_id = "@neo-gemini-lyra"
+harness = "gemini-cli"
+repo = "repos/lyra"
 """
 
 MANIFEST_FIRST_LINE = MANIFEST.partition("\n")[0].encode("utf-8")
@@ -131,6 +149,7 @@ def build_demo(root: str | Path | None = None, *, fresh: bool = False) -> DemoFl
     _lay_down_bearer_files(fleet)
     apply_fleet(fleet)
     _hand_edit_kestrel(fleet)
+    _bearer_names_a_peer(fleet)
     return DemoFleet(root, fleet_path, plan_fleet(fleet), reused=False)
 
 
@@ -158,6 +177,11 @@ def _hand_edit_kestrel(fleet: Fleet) -> None:
     atomic_write(hook, first + b"\n" + STALE_HOOK_LINE.encode("utf-8") + rest)
 
 
+def _bearer_names_a_peer(fleet: Fleet) -> None:
+    identity = plan_fleet(fleet, GEMINI_SEAT)[0].memory_dir / "identity.md"
+    atomic_write(identity, identity.read_bytes() + b"\n" + LYRA_IDENTITY_LINE.encode("utf-8"))
+
+
 def describe(demo: DemoFleet, command: str = "seat-curator") -> str:
     """What was built, where, how to remove it, and the commands (run as ``command``) to try on it."""
     lines = [
@@ -179,6 +203,7 @@ def describe(demo: DemoFleet, command: str = "seat-curator") -> str:
         f"  {command} check {wren}",
         f"  {command} candidates {wren}",
         f"  {command} check {vega}    # over the byte target, yet Claude Code loads it whole",
+        f"  {command} check {demo.memory_dir(GEMINI_SEAT)} --profile gemini-cli    # an @word Gemini would import",
         f"  {command} plan --fleet {demo.fleet_path}",
         f"  {command} tui --fleet {demo.fleet_path}",
     ]

@@ -9,6 +9,13 @@ text. Profiles:
 - ``kimi-code``: the identity-anchor hook injects MEMORY.md + identity.md whole, inside its
   ``<seat-memory-layer …>`` wrapper, at session boot and after a compaction.
 - ``opencode``: ``instructions`` carries MEMORY.md + identity.md whole into every turn.
+- ``codex``: the identity-anchor hook's ``additionalContext`` carries MEMORY.md + identity.md whole,
+  in the same wrapper, as a developer message at every start, resume and clear and after every
+  compaction; no cap applies to it. The repo's AGENTS.md files share ``project_doc_max_bytes``
+  apart from it (``curator.codex_docs``): reported when the repo is known.
+- ``gemini-cli``: ``context.fileName`` loads MEMORY.md + identity.md whole (trimmed, each between
+  ``--- Context from: <path> ---`` lines) into the first message; no cap was found in its loader.
+  Every ``@word`` outside code in them is an import to Gemini: each is a caution.
 - ``read-limit``: our own budget; everything past the read limit counts as lost.
 """
 
@@ -16,8 +23,10 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from pathlib import Path
 
-from curator import claude_loader
+from curator import claude_loader, codex_docs
+from curator.gemini_imports import imports_outside_code
 from curator.index_model import Entry, HotIndex
 from curator.meter import Limits
 from generators.hook_format import TRIGGER_BOOT, injected_bytes
@@ -25,7 +34,7 @@ from generators.hook_format import TRIGGER_BOOT, injected_bytes
 CLAUDE_LINE_CAP = claude_loader.LINE_CAP
 CLAUDE_CHAR_CAP = claude_loader.CHAR_CAP
 
-PROFILES = ("claude-code", "kimi-code", "opencode", "read-limit")
+PROFILES = ("claude-code", "kimi-code", "opencode", "codex", "gemini-cli", "read-limit")
 ALL = PROFILES
 
 DEFAULT_SOURCE = "/path/to/memory"
@@ -53,6 +62,9 @@ class LoadResult:
     note: str
     # claude-code past its cut: the ``> WARNING: …`` line the harness appends, exactly as it prints it.
     warning: str | None = None
+    # What will not reach the model as written, though the profile loads it (gemini-cli's imports,
+    # codex's AGENTS.md cut): one line each, for the bearer.
+    cautions: tuple[str, ...] = ()
 
     @property
     def lost_entries(self) -> tuple[Entry, ...]:
@@ -133,6 +145,55 @@ def _opencode(index: HotIndex, identity: bytes | None) -> LoadResult:
     return LoadResult("opencode", total, total, None, None, None, (), None, note)
 
 
+def _codex(index: HotIndex, identity: bytes | None, memory_dir: str, repo: str | None) -> LoadResult:
+    size = len(identity) if identity is not None else 0
+    total = index.nbytes + size
+    loaded = kimi_injected_bytes(memory_dir, index.raw, identity)  # the same block, JSON-decoded by Codex
+    note = (f"SessionStart hook injects {loaded:,} B as a developer message at start, resume, clear and after "
+            f"each compaction (MEMORY.md {index.nbytes:,} + identity.md {size:,} + wrapper {loaded - total:,}); "
+            f"not part of the {codex_docs.DEFAULT_MAX_BYTES:,} B project_doc_max_bytes the AGENTS.md files share")
+    if identity is None:
+        note += "; identity.md is missing"
+    cautions: tuple[str, ...] = ()
+    if repo is not None:
+        docs = codex_docs.budget(Path(repo))
+        used = sum(doc.loaded for doc in docs)
+        note += f"; the repo's AGENTS.md files use {used:,} B of it ({len(docs)} file(s))"
+        cautions = tuple(f"{doc.path}: {doc.size - doc.loaded:,} of {doc.size:,} B past project_doc_max_bytes "
+                         "never reach the model (Codex cuts them silently)" for doc in docs if doc.loaded < doc.size)
+    return LoadResult("codex", loaded, total, None, None, None, (), None, note, cautions=cautions)
+
+
+def gemini_context_bytes(memory_dir: str, files: dict[str, bytes]) -> int:
+    """What Gemini's ``concatenateInstructions`` makes of the files: each trimmed, between its
+    ``--- Context from: <path> ---`` lines, blocks joined by a blank line (empty files dropped)."""
+    blocks = []
+    for name, content in files.items():
+        text = content.decode("utf-8", "replace").strip()
+        if text:
+            path = f"{memory_dir}/{name}"
+            blocks.append(f"--- Context from: {path} ---\n{text}\n--- End of Context from: {path} ---")
+    return len("\n\n".join(blocks).encode("utf-8"))
+
+
+def _gemini(index: HotIndex, identity: bytes | None, memory_dir: str) -> LoadResult:
+    files = {"MEMORY.md": index.raw}
+    if identity is not None:
+        files["identity.md"] = identity
+    total = sum(len(content) for content in files.values())
+    loaded = gemini_context_bytes(memory_dir, files)
+    note = (f"context.fileName loads {loaded:,} B into the first message of each session and again after a "
+            f"compression (MEMORY.md {index.nbytes:,} + identity.md {total - index.nbytes:,}, trimmed, with "
+            "Gemini's --- Context from --- lines); no size cap was found in Gemini CLI's loader")
+    if identity is None:
+        note += "; identity.md is missing"
+    cautions = tuple(found.describe(name) for name, content in files.items()
+                     for found in imports_outside_code(content.decode("utf-8", "replace")))
+    if cautions:
+        note += f"; {len(cautions)} @word(s) outside code will not reach the model as written"
+    return LoadResult("gemini-cli", loaded, total, None, None, None, (), None, note, cautions=cautions)
+
+
 def _read_limit(index: HotIndex, limits: Limits) -> LoadResult:
     size = index.nbytes
     if size <= limits.read_limit:
@@ -153,9 +214,11 @@ def simulate(
     limits: Limits = Limits(),
     *,
     memory_dir: str = DEFAULT_SOURCE,
+    repo: str | None = None,
 ) -> LoadResult:
     """What ``profile`` loads of this index and identity.md (its bytes, or its size; ``None`` when it
-    does not exist). ``memory_dir`` is the path the kimi-code hook names in its wrapper."""
+    does not exist). ``memory_dir`` is the path the kimi-code and codex hooks name in their wrapper
+    (and gemini-cli in its context lines); ``repo``, the seat's working checkout, for codex's AGENTS.md."""
     identity = _content(identity_bytes)
     if profile == "claude-code":
         return _claude(index)
@@ -163,6 +226,10 @@ def simulate(
         return _kimi(index, identity, memory_dir)
     if profile == "opencode":
         return _opencode(index, identity)
+    if profile == "codex":
+        return _codex(index, identity, memory_dir, repo)
+    if profile == "gemini-cli":
+        return _gemini(index, identity, memory_dir)
     if profile == "read-limit":
         return _read_limit(index, limits)
     raise ValueError(f"unknown profile {profile!r}; known: {', '.join(PROFILES)}")

@@ -69,7 +69,20 @@ class NotAdoptable(ValueError):
 
 
 def owned_path(key: str) -> tuple[str, ...]:
-    return tuple(key.split("[", 1)[0].split("."))
+    """The document path of an owned key. A part holding dots is written as a JSON string
+    (``hooks.state."/a.b/hooks.json:session_start:0:0".trusted_hash``, ``projection.key_part``)."""
+    if '"' not in key:
+        return tuple(key.split("[", 1)[0].split("."))
+    parts, at, decoder = [], 0, json.JSONDecoder()
+    while at < len(key) and key[at] != "[":
+        if key[at] == '"':
+            part, at = decoder.raw_decode(key, at)
+        else:
+            end = min((i for i in (key.find(".", at), key.find("[", at)) if i >= 0), default=len(key))
+            part, at = key[at:end], end
+        parts.append(part)
+        at += key[at:at + 1] == "."
+    return tuple(parts)
 
 
 def owns_entries(key: str) -> bool:

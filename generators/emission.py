@@ -9,6 +9,7 @@ from pathlib import Path
 from collections.abc import Callable
 
 from generators import layout, template
+from generators.script_source import HOOK_SCRIPT, identity_hook
 from generators.errors import UnsupportedError
 
 
@@ -28,6 +29,10 @@ KIMI_MCP = "kimi-mcp"                # prefixed mcpServers of mcp.json
 OPENCODE_CONFIG = "opencode-config"  # instructions + prefixed mcp of opencode.jsonc
 CLAUDE_SETTINGS = "claude-settings"  # memory dir, identity hook entry, fleet MCP rules of settings.json
 CLAUDE_MCP = "claude-mcp"            # prefixed mcpServers of the repo's .mcp.json
+CODEX_CONFIG = "codex-config"        # hook trust + prefixed mcp_servers of CODEX_HOME/config.toml
+CODEX_HOOKS = "codex-hooks"          # the SessionStart groups of CODEX_HOME/hooks.json
+GEMINI_SETTINGS = "gemini-settings"  # auth type, context wiring, prefixed mcpServers of settings.json
+GEMINI_TRUST = "gemini-trust"        # the seat's trustedFolders.json
 WHOLE_FILE = "whole-file"            # scripts: byte for byte
 WHOLE_FILE_KEY = "(whole file)"      # what a script reports as its owned keys
 WHOLE_FILE_KEYS = (WHOLE_FILE_KEY,)
@@ -46,6 +51,10 @@ CONVERGENCE_ROLES: dict[str, tuple[str, ...]] = {
     OPENCODE_CONFIG: (ROLE_CONFIG, ROLE_MCP),
     CLAUDE_SETTINGS: (ROLE_CONFIG,),
     CLAUDE_MCP: (ROLE_MCP,),
+    CODEX_CONFIG: (ROLE_CONFIG, ROLE_MCP),
+    CODEX_HOOKS: (ROLE_BOOT,),
+    GEMINI_SETTINGS: (ROLE_CONFIG, ROLE_MCP),
+    GEMINI_TRUST: (ROLE_CONFIG,),
     WHOLE_FILE: (ROLE_BOOT,),
 }
 
@@ -138,3 +147,12 @@ def _bearer_files(root: Path, agent_id: str, harness: str) -> tuple[EmittedFile,
     return tuple(EmittedFile(layout.seat_path(root, agent_id, harness, "memory", name), BEARER, CREATE_ONLY, 0o600,
                              root, template.bearer_file, args=(name, agent_id, harness))
                  for name in template.BEARER_FILES)
+
+
+# The identity-anchor hook of one seat, whose wiring names ``harness`` and whose output holds
+# ``boot_files``: the same description for every harness that runs the shared script.
+@lru_cache(maxsize=16384)
+def identity_hook_file(root: Path, agent_id: str, harness: str, boot_files: tuple[str, ...]) -> EmittedFile:
+    memory, home = layout.memory_dir(root, agent_id, harness), layout.instance_home(root, agent_id, harness)
+    return EmittedFile(layout.seat_path(root, agent_id, harness, "hooks", HOOK_SCRIPT), FLEET, WHOLE_FILE, 0o700,
+                       root, identity_hook, owned_keys=WHOLE_FILE_KEYS, args=(harness, memory, home, boot_files))

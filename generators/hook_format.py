@@ -6,9 +6,10 @@ the byte count can never drift from what the hook prints.
 
 from __future__ import annotations
 
-from generators.scripts.identity_anchor_hook import NOTE_IDENTITY, TRIGGER_BOOT, TRIGGER_RELOAD, render
+from generators.scripts.identity_anchor_hook import NOTE_IDENTITY, TRIGGER_BOOT, TRIGGER_RELOAD, codex_output, render
 
-__all__ = ["TRIGGER_BOOT", "TRIGGER_RELOAD", "injected", "injected_bytes", "injected_at_session_start"]
+__all__ = ["TRIGGER_BOOT", "TRIGGER_RELOAD", "injected", "injected_bytes", "injected_at_session_start",
+           "codex_hook_output"]
 
 
 def injected(memory_dir: str, files: dict[str, bytes], trigger: str = TRIGGER_BOOT, wake_route: bool = False) -> bytes:
@@ -26,3 +27,10 @@ def injected_at_session_start(memory_dir: str, files: dict[str, bytes], source: 
     clear or compact). ``files``: the hook's boot files (identity.md) that exist."""
     trigger = TRIGGER_RELOAD if source == "compact" else TRIGGER_BOOT
     return render(str(memory_dir), list(files.items()), trigger, False, NOTE_IDENTITY)
+
+
+def codex_hook_output(memory_dir: str, files: dict[str, bytes], source: str = "startup") -> bytes:
+    """The exact stdout of a Codex seat's hook on SessionStart: JSON whose
+    ``hookSpecificOutput.additionalContext`` is the block (MEMORY.md and identity.md) the model gets."""
+    trigger = TRIGGER_RELOAD if source == "compact" else TRIGGER_BOOT
+    return codex_output(render(str(memory_dir), list(files.items()), trigger, False))

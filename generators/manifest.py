@@ -22,7 +22,7 @@ from curator.errors import CuratorError
 from curator.fsio import read_bytes
 from generators.errors import PreparationError, UnsupportedError
 
-HARNESSES = ("kimi-code", "opencode", "claude-code")
+HARNESSES = ("kimi-code", "opencode", "claude-code", "codex", "gemini-cli")
 PERMISSION_MODES = ("manual", "yolo", "auto")
 # kimi-code's full event list: any other event makes the whole config.toml fail to load.
 KIMI_EVENTS = (
@@ -508,7 +508,8 @@ def _with_indexes(parts: tuple[str, ...], counts: dict[tuple[str, ...], int]) ->
 
 
 def example_manifest(root_dir: str | Path) -> str:
-    """A working manifest rooted in ``root_dir``: one kimi-code, one opencode and one claude-code resident."""
+    """A working manifest rooted in ``root_dir``: one resident per harness (kimi-code, opencode,
+    claude-code, codex, gemini-cli)."""
     root = Path(root_dir).expanduser().absolute()
     return f'''# Fleet manifest for seat-curator (format: docs/fleet-manifest.md).
 # Relative paths resolve from this file's directory.
@@ -523,6 +524,8 @@ default_permission_mode = "manual"
 # kimi-code = "/usr/local/bin/kimi"
 # opencode = "/usr/local/bin/opencode"
 # claude-code = "/usr/local/bin/claude"
+# codex = "/usr/local/bin/codex"
+# gemini-cli = "/usr/local/bin/gemini"
 
 # The MCP catalog. Names must start with mcp_prefix; 'enabled' is the fleet default.
 [mcp.neo-mjs-memory-core]
@@ -557,6 +560,16 @@ allowed_paths = ["{_toml_str(str(root / "shared"))}"]
 agent_id = "@neo-claude-vega"
 harness = "claude-code"
 repo = "{_toml_str(str(root / "repos" / "vega"))}"
+
+[[residents]]
+agent_id = "@neo-codex-orion"
+harness = "codex"
+repo = "{_toml_str(str(root / "repos" / "orion"))}"
+
+[[residents]]
+agent_id = "@neo-gemini-lyra"
+harness = "gemini-cli"
+repo = "{_toml_str(str(root / "repos" / "lyra"))}"
 '''
 
 

@@ -32,6 +32,12 @@ class InvalidOwnedFile(ValueError):
 # ------------------------------------------------------------------- projections of parsed documents
 
 
+def key_part(name: str) -> str:
+    """One part of a dotted owned key: as is, or as a JSON string when it holds a dot, a quote or a
+    bracket (a path in a key), so adoption finds its place (``adoption.owned_path``)."""
+    return json.dumps(name, ensure_ascii=False) if any(c in name for c in '.["]') else name
+
+
 def kimi_config_projection(doc: dict) -> dict[str, object]:
     permission = doc.get("permission", {})
     rules = permission.get("rules", ABSENT) if isinstance(permission, dict) else permission

@@ -24,6 +24,16 @@ _LOADING = {
         "or 25,000 characters (not bytes), whichever binds first; the identity-anchor hook, a SessionStart "
         "entry in settings.json, loads identity.md at every start, resume, clear and compaction."
     ),
+    "codex": (
+        "**Loading:** codex — the identity-anchor hook, a SessionStart group in `hooks.json` (matcher "
+        "startup|resume|clear|compact) that `config.toml` trusts by hash, injects this file and identity.md "
+        "as a developer message at every start, resume and clear and after every compaction."
+    ),
+    "gemini-cli": (
+        "**Loading:** gemini-cli — `settings.json` → `context.fileName` names this file and identity.md, and "
+        "`context.includeDirectories` this directory; both load whole into the first message of every session "
+        "and are rebuilt after compression. Write no `@name` outside backticks here: Gemini imports it."
+    ),
 }
 
 _MECHANISM = {
@@ -47,6 +57,23 @@ _MECHANISM = {
         "is not loaded natively, so `hooks/identity_anchor_hook.py` in the seat home, wired as a SessionStart "
         "hook, prints it at every start, resume, clear and compaction. It never prints MEMORY.md: that would "
         "pay for the index twice."
+    ),
+    "codex": (
+        "Codex has no memory file of its own, but a SessionStart hook's `additionalContext` reaches the model "
+        "as a developer message, and the hook fires at startup, resume, clear and after every compaction. "
+        "So `hooks/identity_anchor_hook.py` in the seat home (the seat's `CODEX_HOME`), wired in `hooks.json`, "
+        "prints MEMORY.md and identity.md each time. Codex runs a hook only when `config.toml` trusts it by "
+        "hash and skips an untrusted one without a word, so the fleet writes that trust, and reports a hook "
+        "whose trust no longer matches."
+    ),
+    "gemini-cli": (
+        "Gemini CLI loads context files by name from the workspace and from `context.includeDirectories`. The "
+        "seat's `settings.json` names exactly MEMORY.md and identity.md in `context.fileName` and this "
+        "directory in `context.includeDirectories` (with `loadMemoryFromIncludeDirectories`), so both load "
+        "whole into the first message of every session and come back when Gemini rebuilds its history after a "
+        "compression; nothing else here loads. Not `GEMINI.md` imports: an `@path` import resolves only inside "
+        "the importing file's project root, so an import of this directory fails silently. Gemini takes every "
+        "`@word` outside code as an import, so write names like `@seat-x` in backticks."
     ),
 }
 

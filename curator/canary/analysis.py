@@ -7,12 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from curator.canary.analysis_claude import analyse_claude
+from curator.canary.analysis_codex import analyse_codex
+from curator.canary.analysis_gemini import analyse_gemini
 from curator.canary.analysis_kimi import analyse_kimi
 from curator.canary.analysis_opencode import analyse_opencode
 from curator.canary.result import FAIL, StepResult
 
 
-READERS = {"kimi-code": analyse_kimi, "opencode": analyse_opencode, "claude-code": analyse_claude}
+READERS = {"kimi-code": analyse_kimi, "opencode": analyse_opencode, "claude-code": analyse_claude,
+           "codex": analyse_codex, "gemini-cli": analyse_gemini}
 
 
 def analyse(log: dict[str, Any]) -> list[StepResult]:

@@ -49,6 +49,12 @@ PINS = {
         # A native binary (no Node at run time), hard-linked into place by the package's postinstall.
         Pin("claude-code", "@anthropic-ai/claude-code", "2.1.332", (),
             "node_modules/@anthropic-ai/claude-code/bin/claude.exe", "claude"),
+        # A native static binary inside the package's platform dependency (no Node at run time).
+        Pin("codex", "@openai/codex", "0.171.0", (),
+            "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex", "codex"),
+        # A JS bundle on Node >= 20 (the machine's own Node).
+        Pin("gemini-cli", "@google/gemini-cli", "0.61.0", (), "node_modules/@google/gemini-cli/bundle/gemini.js",
+            "gemini"),
     )
 }
 HARNESSES = tuple(PINS)

@@ -56,6 +56,7 @@ def canary_seat(seat: Seat, cli: HarnessCli, *, timeout: float = TURN_TIMEOUT_S,
 def run_canary(fleet: Any, resident: str | None = None, *,
                progress: Callable[[str], None] | None = None,
                kimi_cli: str | None = None, opencode_cli: str | None = None, claude_cli: str | None = None,
+               codex_cli: str | None = None, gemini_cli: str | None = None,
                timeout: float = TURN_TIMEOUT_S, save: bool = True, state_root: Path | None = None,
                record_dir: Path | None = None, parallel: int = 2) -> CanaryResult:
     """Canary every resident of ``fleet`` (a ``generators.manifest.Fleet`` or a path to fleet.toml),
@@ -66,7 +67,8 @@ def run_canary(fleet: Any, resident: str | None = None, *,
         from generators.manifest import load_manifest
         fleet = load_manifest(fleet)
     seats = seats_from_fleet(fleet, resident)
-    clis = resolve_clis(seats, {"kimi-code": kimi_cli, "opencode": opencode_cli, "claude-code": claude_cli},
+    clis = resolve_clis(seats, {"kimi-code": kimi_cli, "opencode": opencode_cli, "claude-code": claude_cli,
+                                "codex": codex_cli, "gemini-cli": gemini_cli},
                         getattr(fleet, "harness_cli", None))
 
     def one(seat: Seat) -> ResidentResult:

@@ -19,7 +19,8 @@ from typing import Any
 from collections.abc import Callable
 
 from curator.canary.clis import HarnessCli
-from curator.canary.sandbox import Sandbox, prepare_claude, prepare_kimi, prepare_opencode
+from curator.canary.sandbox import (Sandbox, codex_args, codex_servers, prepare_claude, prepare_codex, prepare_gemini,
+                                   prepare_kimi, prepare_opencode)
 from curator.canary.seat import Seat, read_boot_files
 from curator.canary.stub import StubModel
 
@@ -160,7 +161,51 @@ def run_claude(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN
     return log
 
 
-RUNNERS = {"kimi-code": run_kimi, "opencode": run_opencode, "claude-code": run_claude}
+CODEX_FORCE_TOKENS = 190_000  # over the 100,000 auto-compaction limit the canary gives Codex
+
+
+def _boot_turn(seat: Seat, cli: HarnessCli, root: Path, prepare: Callable[[StubModel], Sandbox],
+               args_for: Callable[[StubModel], list[str]], timeout: float, progress: Progress | None,
+               arm: Callable[[StubModel], None] | None = None) -> dict[str, Any]:
+    """A run of one turn, the boot: the sandbox and the arguments both name the stub's address."""
+    say = progress or (lambda _msg: None)
+    with StubModel() as stub:
+        if arm is not None:
+            arm(stub)
+        box = prepare(stub)
+        log = _log_head(seat, box, cli)
+        args = args_for(stub)
+        say(f"{seat.resident}: {seat.harness} boot turn")
+        log["steps"].append(_record("boot", args, run_turn(list(cli.argv) + args, box, timeout), stub, box))
+    return log
+
+
+def run_codex(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_TIMEOUT_S,
+              progress: Progress | None = None) -> dict[str, Any]:
+    """One ``codex exec`` turn on the seat's real CODEX_HOME, without the trust-bypass flag. The stub
+    answers its first request with a tool call and a usage past the compaction limit: Codex compacts
+    mid-turn, and the request after that carries only what the ``compact`` hook event put back."""
+    return _boot_turn(seat, cli, root, lambda stub: prepare_codex(seat, root, stub.base_url),
+                      lambda stub: codex_args(stub.base_url, codex_servers(seat), "canary turn one"), timeout, progress,
+                      _codex_compacts_mid_turn)
+
+
+def _codex_compacts_mid_turn(stub: StubModel) -> None:
+    """The first request gets a tool call and a usage past the limit: Codex compacts before the next."""
+    stub.script_tool_calls(("get_goal", {}))
+    stub.force_compaction_once(CODEX_FORCE_TOKENS)
+
+
+def run_gemini(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_TIMEOUT_S,
+               progress: Progress | None = None) -> dict[str, Any]:
+    """One headless boot turn; every MCP server off (one that cannot start hangs an offline run)."""
+    return _boot_turn(seat, cli, root, lambda stub: prepare_gemini(seat, root, stub.anthropic_base_url),
+                      lambda stub: ["--allowed-mcp-server-names", "seat-canary-no-server", "-p", "canary turn one"],
+                      timeout, progress)
+
+
+RUNNERS = {"kimi-code": run_kimi, "opencode": run_opencode, "claude-code": run_claude, "codex": run_codex,
+           "gemini-cli": run_gemini}
 
 
 def run_seat(seat: Seat, cli: HarnessCli, *, timeout: float = TURN_TIMEOUT_S,

@@ -225,3 +225,99 @@ def prepare_claude(seat: Seat, root: Path, base_url: str) -> Sandbox:
     env.update(CLAUDE_ENV)
     env.update({"CLAUDE_CONFIG_DIR": str(config), "ANTHROPIC_BASE_URL": base_url, "PWD": str(seat.repo)})
     return Sandbox(root, env, seat.repo, wiring)
+
+
+CODEX_PROVIDER = ('model_providers.stub={{name="stub",base_url="{base_url}",wire_api="responses",'
+                  'env_key="SEAT_CANARY_STUB_KEY"}}')
+
+
+def codex_wiring(seat: Seat) -> dict[str, object]:
+    """What the seat's CODEX_HOME wires: the SessionStart groups, and whether config.toml trusts the
+    fleet's hook with the hash Codex will compute (Codex skips an untrusted hook silently)."""
+    from generators import codex
+    from generators.codex_trust import canonical, trust_key, trusted_hash
+    from generators.projection import InvalidOwnedFile, json_object, parse_toml
+
+    home = canonical(seat.instance_home)
+    wiring: dict[str, object] = {"codex_home": home}
+    try:
+        hooks = json_object((seat.instance_home / codex.HOOKS_JSON).read_bytes(), json.loads)
+        config = parse_toml((seat.instance_home / codex.CONFIG).read_bytes())
+    except (OSError, InvalidOwnedFile) as err:
+        wiring["problem"] = f"cannot read the seat's hooks.json / config.toml: {err}"
+        return wiring
+    groups = (hooks.get("hooks") or {}).get("SessionStart") or []
+    try:
+        group = groups[0]
+        key = trust_key(f"{home}/{codex.HOOKS_JSON}", "SessionStart")
+        digest = trusted_hash("SessionStart", group.get("matcher"), group["hooks"][0])
+    except (IndexError, KeyError, TypeError, AttributeError):
+        wiring["problem"] = "hooks.json has no SessionStart hook"
+        return wiring
+    state = ((config.get("hooks") or {}).get("state") or {}).get(key) or {}
+    wiring["trust_key"] = key
+    wiring["trusted"] = state.get("trusted_hash") == digest and state.get("enabled", True) is True
+    if not wiring["trusted"]:
+        wiring["problem"] = (f"config.toml does not trust the SessionStart hook: hooks.state.\"{key}\".trusted_hash is "
+                             f"{state.get('trusted_hash', 'missing')!s}, Codex computes {digest}")
+    return wiring
+
+
+def prepare_codex(seat: Seat, root: Path, base_url: str) -> Sandbox:
+    """The seat's real CODEX_HOME (a copy would hold another path than its trust keys name)."""
+    if not seat.instance_home.is_dir():
+        raise InputError("seat CODEX_HOME does not exist", path=seat.instance_home)
+    if not seat.repo.is_dir():
+        raise InputError("seat repo does not exist", path=seat.repo)
+    env = _base_env(root)
+    env.update({"CODEX_HOME": str(seat.instance_home), "SEAT_CANARY_STUB_KEY": "sk-stub", "PWD": str(seat.repo)})
+    return Sandbox(root, env, seat.repo, codex_wiring(seat))
+
+
+# A context window the stub's reported usage overflows, so Codex compacts automatically mid-turn.
+CODEX_COMPACTION = ("-c", "model_context_window=200000", "-c", "model_auto_compact_token_limit=100000")
+
+
+def codex_args(base_url: str, servers: list[str], prompt: str) -> list[str]:
+    """``codex exec`` against the stub, no network, the seat's MCP servers off, and no trust-bypass flag."""
+    args = ["exec", "--skip-git-repo-check", *CODEX_COMPACTION, "-c", "model_provider=stub", "-c", "model=stub-model",
+            "-c", CODEX_PROVIDER.format(base_url=base_url), "-c", "analytics.enabled=false",
+            "-c", "check_for_update_on_startup=false"]
+    for name in servers:
+        args += ["-c", f"mcp_servers.{name}.enabled=false"]
+    return args + [prompt]
+
+
+def codex_servers(seat: Seat) -> list[str]:
+    from generators.projection import InvalidOwnedFile, parse_toml
+    try:
+        return list(parse_toml((seat.instance_home / "config.toml").read_bytes()).get("mcp_servers") or {})
+    except (OSError, InvalidOwnedFile):
+        return []
+
+
+GEMINI_ENV = {"GEMINI_API_KEY": "sk-stub", "GEMINI_TELEMETRY_ENABLED": "false"}
+
+
+def prepare_gemini(seat: Seat, root: Path, base_url: str) -> Sandbox:
+    """A copy of the seat's GEMINI_CLI_HOME settings (Gemini writes history and project state there);
+    the settings name the real memory dir and repo, so the copy loads what the seat loads."""
+    if not seat.repo.is_dir():
+        raise InputError("seat repo does not exist", path=seat.repo)
+    source = seat.instance_home / ".gemini"
+    if not source.is_dir():
+        raise InputError("seat .gemini settings dir does not exist", path=source)
+    home = root / "gemini-home"
+    (home / ".gemini").mkdir(parents=True)
+    wiring: dict[str, object] = {}
+    for name in ("settings.json", "trustedFolders.json"):
+        if (source / name).is_file():
+            shutil.copyfile(source / name, home / ".gemini" / name)
+    try:
+        wiring["context"] = json.loads((source / "settings.json").read_text(encoding="utf-8")).get("context")
+    except (OSError, ValueError, AttributeError):
+        wiring["context"] = None
+    env = _base_env(root)
+    env.update(GEMINI_ENV)
+    env.update({"GEMINI_CLI_HOME": str(home), "GOOGLE_GEMINI_BASE_URL": base_url, "PWD": str(seat.repo)})
+    return Sandbox(root, env, seat.repo, wiring)

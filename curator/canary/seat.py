@@ -11,7 +11,7 @@ from typing import Any
 
 from curator.constants import BOOT_FILES
 
-HARNESSES = ("kimi-code", "opencode", "claude-code")
+HARNESSES = ("kimi-code", "opencode", "claude-code", "codex", "gemini-cli")
 
 
 @dataclass(frozen=True)

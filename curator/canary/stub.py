@@ -3,7 +3,11 @@
 - OpenAI chat-completions (``…/chat/completions``, streaming SSE or not), which kimi-code and
   opencode speak to a custom provider;
 - the Anthropic Messages API (``…/v1/messages``, streaming SSE or not, and ``…/count_tokens``), which
-  Claude Code speaks to ``ANTHROPIC_BASE_URL``.
+  Claude Code speaks to ``ANTHROPIC_BASE_URL``;
+- the OpenAI Responses API (``…/v1/responses``, SSE), which Codex CLI speaks to a custom provider;
+- the Gemini API (``…/models/<m>:generateContent`` and ``:streamGenerateContent?alt=sse``), which
+  Gemini CLI speaks to ``GOOGLE_GEMINI_BASE_URL``. A JSON-mode request (its model router) gets the
+  smallest object its schema accepts: a plain-text answer would make Gemini retry it, past a minute.
 
 The stub answers every chat request with a fixed text and no tool calls, so each turn ends after one
 main request, unless tool calls were scripted (``script_tool_calls``): then each main request (one that
@@ -155,6 +159,46 @@ def _anthropic_events(reply: str, input_tokens: int) -> list[bytes]:
     ]
 
 
+def _responses_events(reply: str, input_tokens: int, call: tuple[str, dict[str, Any]] | None = None,
+                      n: int = 0) -> list[bytes]:
+    """A Responses stream: created, the finished message item (or the scripted function call),
+    completed with the usage."""
+    item: dict[str, Any] = {"type": "message", "role": "assistant", "id": "msg_canary", "status": "completed",
+                            "content": [{"type": "output_text", "text": reply, "annotations": []}]}
+    if call is not None:
+        item = {"type": "function_call", "id": f"fc_canary{n:04d}", "call_id": f"call_canary{n:04d}",
+                "name": call[0], "arguments": json.dumps(call[1]), "status": "completed"}
+    usage = {"input_tokens": input_tokens, "output_tokens": 4, "total_tokens": input_tokens + 4}
+    return [
+        _event("response.created", {"type": "response.created", "response": {"id": "resp_canary"}}),
+        _event("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+        _event("response.completed", {"type": "response.completed",
+                                      "response": {"id": "resp_canary", "usage": usage}}),
+    ]
+
+
+def _smallest(schema: Any) -> Any:
+    """The smallest value ``schema`` (a JSON schema) accepts: every required property, minimal."""
+    if not isinstance(schema, dict):
+        return {}
+    kind = schema.get("type")
+    kind = kind[0] if isinstance(kind, list) and kind else kind
+    if kind in ("object", "OBJECT") or "properties" in schema:
+        props = schema.get("properties") or {}
+        return {name: _smallest(props.get(name)) for name in schema.get("required", list(props))}
+    if "enum" in schema and schema["enum"]:
+        return schema["enum"][0]
+    return {"string": "x", "STRING": "x", "integer": 1, "INTEGER": 1, "number": 1, "NUMBER": 1,
+            "boolean": False, "BOOLEAN": False, "array": [], "ARRAY": []}.get(str(kind), "x")
+
+
+def _gemini_reply(text: str, prompt_tokens: int) -> dict[str, Any]:
+    return {"candidates": [{"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP",
+                            "index": 0}],
+            "usageMetadata": {"promptTokenCount": prompt_tokens, "candidatesTokenCount": 4,
+                              "totalTokenCount": prompt_tokens + 4}}
+
+
 def _anthropic_tool_events(call: tuple[str, dict[str, Any]], input_tokens: int, n: int) -> list[bytes]:
     """A Messages stream whose one content block is a ``tool_use``; stop reason ``tool_use``."""
     name, arguments = call
@@ -244,6 +288,12 @@ def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
             if route.endswith("/v1/messages"):
                 self.messages()
                 return
+            if route.endswith("/responses"):
+                self.openai_responses()
+                return
+            if route.endswith((":generateContent", ":streamGenerateContent")):
+                self.gemini(route.endswith(":streamGenerateContent"))
+                return
             if not route.endswith("/chat/completions"):
                 self.send_json(404, {"error": {"message": f"no route {self.path}"}})
                 return
@@ -279,6 +329,30 @@ def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
                 self.send_json(200, _anthropic_message(reply, input_tokens))
             else:
                 self.send_stream(_anthropic_events(reply, input_tokens))
+
+        def openai_responses(self) -> None:
+            """The Responses API, as Codex CLI calls it (always streaming)."""
+            body = self.read_body()
+            if body is not None:
+                call = stub.next_tool_call(body)
+                self.send_stream(_responses_events(stub.reply, stub.record(body), call, len(stub.requests)))
+
+        def gemini(self, streaming: bool) -> None:
+            """Gemini's generateContent: a JSON-mode side call (not logged) gets its schema's smallest
+            object; a turn is logged and answered with one SSE event."""
+            body = self.read_body()
+            if body is None:
+                return
+            config = body.get("generationConfig") or {}
+            schema = config.get("responseJsonSchema") or config.get("responseSchema")
+            if schema is not None or config.get("responseMimeType") == "application/json":
+                self.send_json(200, _gemini_reply(json.dumps(_smallest(schema)), 10))
+                return
+            reply = _gemini_reply(stub.reply, stub.record(body))
+            if streaming:
+                self.send_stream([_sse(reply)])
+            else:
+                self.send_json(200, reply)
 
         def stream(self, usage: dict[str, int]) -> None:
             self.send_stream([

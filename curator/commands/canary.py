@@ -26,6 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--kimi-cli", metavar="PATH", help="kimi-code CLI (executable, or dist/main.mjs)")
     parser.add_argument("--opencode-cli", metavar="PATH", help="opencode CLI executable")
     parser.add_argument("--claude-cli", metavar="PATH", help="Claude Code CLI executable (its native binary)")
+    parser.add_argument("--codex-cli", metavar="PATH", help="Codex CLI executable (its native binary)")
+    parser.add_argument("--gemini-cli", metavar="PATH", help="Gemini CLI entry (bundle/gemini.js, run with node)")
     parser.add_argument("--timeout", type=float, default=TURN_TIMEOUT_S, metavar="S",
                         help=f"seconds one harness turn may take (default {TURN_TIMEOUT_S:g})")
     parser.add_argument("--record", metavar="DIR", help="also write each run's trimmed request log to DIR")
@@ -37,7 +39,8 @@ def run(args: argparse.Namespace) -> int:
     progress = None if args.json else (lambda message: print(message, file=sys.stderr, flush=True))
     result = run_canary(
         Path(args.fleet), args.resident, progress=progress, kimi_cli=args.kimi_cli,
-        opencode_cli=args.opencode_cli, claude_cli=args.claude_cli, timeout=args.timeout, save=not args.no_save,
+        opencode_cli=args.opencode_cli, claude_cli=args.claude_cli,
+        codex_cli=args.codex_cli, gemini_cli=args.gemini_cli, timeout=args.timeout, save=not args.no_save,
         record_dir=Path(args.record) if args.record else None,
     )
     if args.json:

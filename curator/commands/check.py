@@ -128,6 +128,7 @@ def _load_json(load: LoadResult) -> dict:
         "partial": _lost_json(load.partial) if load.partial else None,
         "note": load.note,
         "warning": load.warning,
+        "cautions": list(load.cautions),
     }
 
 
@@ -230,6 +231,8 @@ def print_report(analysis: Analysis, console: Console) -> None:
     for name, load in analysis.loads.items():
         if load.warning:  # the harness's own words, as it appends them to what it loaded
             console.print(Text(f"{name} tells the model: {load.warning}", style="yellow"))
+        for caution in load.cautions:  # loaded, but not as written
+            console.print(Text(f"{name}: {caution}", style="yellow"))
         if not load.lost_entries:
             continue
         console.print(Text(f"{name} never loads these entries:", style="bold"))

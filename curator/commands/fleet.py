@@ -22,7 +22,7 @@ DEFAULT_MANIFEST = "fleet.toml"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    init = subparsers.add_parser("init-fleet", help="write an example fleet.toml (one kimi-code, one opencode, one claude-code resident)")
+    init = subparsers.add_parser("init-fleet", help="write an example fleet.toml (one resident per harness: kimi-code, opencode, claude-code, codex, gemini-cli)")
     init.add_argument("dir", metavar="DIR", help="directory to root the example fleet in (created if missing)")
     init.set_defaults(func=run_init_fleet)
 

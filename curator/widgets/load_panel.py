@@ -23,7 +23,8 @@ class LoadTable(PanelTable):
                 f" … (+{len(lost) - 6})" if len(lost) > 6 else "")
             rows.append(((verbatim(name, "bold"), verbatim(f"{load.loaded_bytes:,} B"), verbatim(cut),
                           verbatim(drops, "$error" if lost else "")), name))
-        self.notes = [load.note for load in loads.values()]
+        # The detail line: the note, then what loads but not as written (one caution a line).
+        self.notes = ["\n".join((load.note, *load.cautions)) for load in loads.values()]
         fill(self, [("Harness", "harness"), ("Loads", "loads"), ("Cut", "cut"), ("Drops", "drops")], rows)
 
     def detail(self) -> Content:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from curator.errors import CuratorError
 from curator.fsio import MAX_READ_BYTES
-from generators import adoption, claude, emission, keep, kimi, layout, opencode, shared_files
+from generators import adoption, claude, codex, emission, gemini, keep, kimi, layout, opencode, shared_files
 from generators.composer.trusted_paths import Walk, inspect_stat
 from generators.emission import CREATE_ONLY, FLEET, WHOLE_FILE, EmittedFile
 from generators.errors import PreparationError, UnsupportedError
@@ -28,7 +28,8 @@ STATUSES = (DIVERGENT, PENDING, CREATED, ADOPTED, REPAIRED, KEPT, MATCH)  # ever
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 OWNED_DIFFER = "owned keys differ: "
 
-EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit, claude.HARNESS: claude.emit}
+EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit, claude.HARNESS: claude.emit,
+            codex.HARNESS: codex.emit, gemini.HARNESS: gemini.emit}
 
 
 @dataclass

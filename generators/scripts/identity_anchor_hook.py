@@ -8,6 +8,9 @@
 # Claude Code (HARNESS 'claude-code'): wired in settings.json as SessionStart (matcher
 # startup|resume|clear|compact). Every such event prints the boot files (identity.md: Claude Code
 # loads MEMORY.md natively); stateless. Other events print nothing.
+# Codex (HARNESS 'codex'): wired in the seat's hooks.json as SessionStart (matcher
+# startup|resume|clear|compact, trusted by hash in config.toml). Every such event prints the boot
+# files as the JSON Codex reads, hookSpecificOutput.additionalContext; stateless.
 # Standalone and stdlib-only; it always exits 0 (fail-open), so a broken hook never blocks a prompt.
 # Stdin that is not the harness's JSON object (empty, not JSON, JSON but not an object, over
 # STDIN_CAP bytes, unreadable) gets one line on stderr naming what came, and nothing is injected.
@@ -261,6 +264,16 @@ def render(memory_dir, files, trigger, wake_route, note=NOTE):
     return b"".join(parts)
 
 
+def codex_output(rendered):
+    """The block as Codex takes it from a SessionStart hook: one JSON object on stdout whose
+    additionalContext reaches the model as a developer message. Bytes that are not UTF-8 become
+    U+FFFD (a JSON string cannot carry them, and one bad byte must not lose the whole block)."""
+    import json
+    return (json.dumps({"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                               "additionalContext": rendered.decode("utf-8", "replace")}},
+                       ensure_ascii=False) + "\n").encode("utf-8")
+
+
 def _kind(name, dir_fd):
     """The file type bits of ``name`` itself (a symlink is not followed), or None if it is absent."""
     try:
@@ -399,11 +412,14 @@ def _print(output):
 def boundary(payload):
     """Every event the silent path did not settle."""
     event = payload.get("hook_event_name")
-    if HARNESS == "claude-code":
+    if HARNESS == "claude-code" or HARNESS == "codex":
         source = payload.get("source")
         if event == "SessionStart" and isinstance(source, str) and source in CLAUDE_SOURCES:
             trigger = TRIGGER_RELOAD if source == "compact" else TRIGGER_BOOT
-            _print(render(MEMORY_DIR, _read_boot_files(), trigger, False, NOTE_IDENTITY))
+            if HARNESS == "codex":
+                _print(codex_output(render(MEMORY_DIR, _read_boot_files(), trigger, False)))
+            else:
+                _print(render(MEMORY_DIR, _read_boot_files(), trigger, False, NOTE_IDENTITY))
         return
     if event != "UserPromptSubmit" and event != "PostCompact":
         return

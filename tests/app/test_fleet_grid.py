@@ -61,7 +61,7 @@ async def test_three_harnesses_fit_in_four_role_columns(tmp_path, monkeypatch, s
     async with app.run_test(size=size) as pilot:
         screen = await show_three_harnesses(app, pilot, tmp_path)
         grid = screen.query_one(FleetGrid)
-        assert {p.harness for p in grid.plans} == {"kimi-code", "opencode", "claude-code"}
+        assert {"kimi-code", "opencode", "claude-code"} <= {p.harness for p in grid.plans}
         assert labels(grid)[-4:] == titles
         assert grid.virtual_size.width <= grid.size.width  # every column in view: nothing scrolls sideways
         assert grid.max_scroll_x == 0

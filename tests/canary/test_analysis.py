@@ -199,7 +199,7 @@ def test_opencode_turn_that_never_reached_the_model():
 
 
 def test_unknown_harness():
-    assert verdicts({"harness": "gemini-cli", "steps": []}) == {"analysis": "FAIL"}
+    assert verdicts({"harness": "qwen-code", "steps": []}) == {"analysis": "FAIL"}
 
 
 # ------------------------------------------------------------------------------------- helpers

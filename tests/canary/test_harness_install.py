@@ -13,7 +13,7 @@ from curator.canary.clis import find_cli
 from curator.cli import main
 
 # A stand-in for npm: writes each `name@version` spec's package.json under ./node_modules and, for
-# the three harness packages, the entry file the pins name. FAIL_SPEC makes one spec fail.
+# the five harness packages, the entry file the pins name. FAIL_SPEC makes one spec fail.
 FAKE_NPM = r"""#!/usr/bin/env python3
 import json, os, sys
 specs = [a for a in sys.argv[2:] if not a.startswith("-")]
@@ -32,11 +32,14 @@ for spec in specs:
     os.makedirs(folder, exist_ok=True)
     with open(os.path.join(folder, "package.json"), "w") as f:
         json.dump({"name": name, "version": version}, f)
-entries = {"@moonshot-ai/kimi-code": "dist/main.mjs", "opencode-ai": None, "@anthropic-ai/claude-code": "bin/claude.exe"}
+entries = {"@moonshot-ai/kimi-code": "dist/main.mjs", "opencode-ai": None, "@anthropic-ai/claude-code": "bin/claude.exe",
+           "@google/gemini-cli": "bundle/gemini.js", "@openai/codex": None}
 for spec in specs:
     name = spec.rpartition("@")[0]
     if name == "opencode-ai":
         path = "node_modules/opencode-linux-x64/bin/opencode"
+    elif name == "@openai/codex":
+        path = "node_modules/@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex"
     elif entries.get(name):
         path = os.path.join("node_modules", name, entries[name])
     else:
@@ -105,8 +108,8 @@ def test_a_failed_install_is_one_line_naming_the_harness(fake_npm, tmp_path, cap
 
 
 def test_unknown_harness_and_missing_npm_are_one_line_errors(tmp_path, capsys, monkeypatch):
-    assert main(["install-harnesses", "codex"]) == 1
-    assert "unknown harness 'codex'" in capsys.readouterr().err
+    assert main(["install-harnesses", "qwen-code"]) == 1
+    assert "unknown harness 'qwen-code'" in capsys.readouterr().err
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     assert main(["install-harnesses", "--dir", str(tmp_path / "c")]) == 1
     err = capsys.readouterr().err

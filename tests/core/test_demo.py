@@ -152,3 +152,13 @@ def test_fresh_rebuilds_a_demo_and_refuses_anything_else(tmp_path, capsys):
     assert main(["demo", "--no-tui", "--fresh", "--dir", str(mine)]) == 1
     assert "is not a demo this command built" in capsys.readouterr().err
     assert (mine / "fleet.toml").read_text() == "instance_root = 'seats'\n"
+
+
+def test_every_harness_has_a_seat_and_the_gemini_bearers_bare_at_word_is_a_caution(demo):
+    from curator.demo import CODEX_SEAT, GEMINI_SEAT
+    from generators.manifest import HARNESSES
+    assert sorted({p.harness for p in demo.plans}) == sorted(HARNESSES)
+    assert set(statuses(demo, CODEX_SEAT).values()) == {"MATCH"}
+    assert set(statuses(demo, GEMINI_SEAT).values()) == {"MATCH"}  # identity.md is the bearer's
+    load = analyze(demo.memory_dir(GEMINI_SEAT)).loads["gemini-cli"]
+    assert load.cautions and "`@neo-codex-orion`" in load.cautions[0] and "identity.md" in load.cautions[0]

@@ -242,7 +242,7 @@ def test_read_limit_names_entries_past_it_and_the_split_one() -> None:
 def test_unknown_profile_is_an_error() -> None:
     with pytest.raises(ValueError, match="unknown profile"):
         simulate(parse_index(b""), None, "vim")
-    assert set(PROFILES) == {"claude-code", "kimi-code", "opencode", "read-limit"}
+    assert set(PROFILES) == {"claude-code", "kimi-code", "opencode", "codex", "gemini-cli", "read-limit"}
 
 
 def test_claude_code_loaded_bytes_leave_out_what_the_harness_strips() -> None:

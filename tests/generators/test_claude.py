@@ -38,7 +38,7 @@ repo = "repos/vega"
 
 # sha256 over "path\0content\0" of every file the claude-code resident is born with, for the fixed
 # inputs above. It changes only when the template, this emitter or the hook changes: update it deliberately.
-PINNED_DIGEST = "aba21bf15c7248835d2178d2b0222672a9cfe45ecf950719eb679fa71b9c2869"
+PINNED_DIGEST = "d15c4968354abccfd5e16492a77bf8c2fd8556f30f80798053800072e755d6f4"
 
 
 def fixed_fleet(extra: str = REMOTE):

@@ -49,8 +49,8 @@ BAD = [
     # (replace old, with new, error class, message fragment, text on the reported line)
     ('default_permission_mode = "manual"', 'default_permission_mode = "always"', ManifestError,
      "default_permission_mode (line 4): 'always' is not one of manual, yolo, auto", 'default_permission_mode = "always"'),
-    ('harness = "opencode"', 'harness = "gemini-cli"', UnsupportedError,
-     "residents[1].harness (line {line}): unknown harness 'gemini-cli'", 'harness = "gemini-cli"'),
+    ('harness = "opencode"', 'harness = "qwen-code"', UnsupportedError,
+     "residents[1].harness (line {line}): unknown harness 'qwen-code'", 'harness = "qwen-code"'),
     ('args = ["server.js", "--stdio"]', 'args = ["server.js", 2]', ManifestError,
      "mcp.neo-mjs-memory-core.args (line {line}): item 1 must be a string", "args = "),
     ('[mcp.neo-mjs-switched-off]', '[mcp.switched-off]', UnsupportedError,
@@ -124,10 +124,12 @@ def test_example_manifest_is_a_working_fleet(tmp_path):
     fleet = load_manifest(path)
     assert [(r.agent_id, r.harness) for r in fleet.residents] == [("@neo-kimi-iris", "kimi-code"),
                                                                     ("@neo-opencode-juno", "opencode"),
-                                                                    ("@neo-claude-vega", "claude-code")]
+                                                                    ("@neo-claude-vega", "claude-code"),
+                                                                    ("@neo-codex-orion", "codex"),
+                                                                    ("@neo-gemini-lyra", "gemini-cli")]
     assert fleet.instance_root == tmp_path / "instances"
     plans = composer.apply_fleet(fleet)
-    assert [len(p.artifacts) for p in plans] == [8, 6, 8]  # kimi-code and claude-code seats get the cap guard
+    assert [len(p.artifacts) for p in plans] == [8, 6, 8, 7, 6]  # kimi-code and claude-code seats get the cap guard
     assert composer.plan_exit_code(composer.plan_fleet(fleet)) == 0
     with pytest.raises(PreparationError, match="no resident '@nobody'"):
         fleet.resident("@nobody")

@@ -11,6 +11,8 @@ from generators.manifest import Fleet, load_manifest
 
 KIMI = "@neo-kimi-iris"
 OPENCODE = "@neo-opencode-juno"
+CODEX = "@neo-codex-orion"
+GEMINI = "@neo-gemini-lyra"
 
 BASE_MANIFEST = """\
 instance_root = "instances"
@@ -38,6 +40,29 @@ repo = "repos/iris"
 agent_id = "{OPENCODE}"
 harness = "opencode"
 repo = "repos/juno"
+"""
+
+# Fixed inputs for emitter goldens: the same bytes on every machine.
+FIXED_PYTHON = "/usr/bin/python3"
+FIXED_MANIFEST = Path("/srv/fleet/fleet.toml")
+REMOTE_SERVER = """
+[mcp.neo-mjs-remote]
+url = "https://mcp.example.invalid/r"
+headers = { Authorization = "Bearer x" }
+"""
+
+CODEX_RESIDENT = f"""
+[[residents]]
+agent_id = "{CODEX}"
+harness = "codex"
+repo = "repos/orion"
+"""
+
+GEMINI_RESIDENT = f"""
+[[residents]]
+agent_id = "{GEMINI}"
+harness = "gemini-cli"
+repo = "repos/lyra"
 """
 
 
