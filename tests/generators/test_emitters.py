@@ -209,7 +209,7 @@ def test_birth_budget_and_story_sovereignty():
         assert "Persistence without reload is a no-op" in files["about-this-layer.md"].decode()
     assert b"@neo-opencode-juno" not in b"".join(template.bearer_files(KIMI, "opencode").values())
     with pytest.raises(ValueError):
-        template.memory_md("gemini-cli")
+        template.memory_md("qwen-code")
 
 
 # ----------------------------------------------------------------------------------------- layout

@@ -188,8 +188,8 @@ def test_init_fleet_in_any_directory_name_round_trips(tmp_path, capsys, dirname)
     assert run(capsys, "init-fleet", str(root))[0] == 0
     fleet = load_manifest(root / "fleet.toml")
     assert fleet.instance_root == root / "instances"
-    assert [r.repo for r in fleet.residents] == [root / "repos" / "iris", root / "repos" / "juno",
-                                                 root / "repos" / "vega"]
+    assert [r.repo for r in fleet.residents] == [root / "repos" / name for name in
+                                                 ("iris", "juno", "vega", "orion", "lyra")]
     assert run(capsys, "plan", "--fleet", str(root / "fleet.toml"))[0] == 2
     assert run(capsys, "provision", "--fleet", str(root / "fleet.toml"))[0] == 0
     assert run(capsys, "plan", "--fleet", str(root / "fleet.toml"))[0] == 0
