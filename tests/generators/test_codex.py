@@ -30,7 +30,7 @@ SOURCES = ("startup", "resume", "clear", "compact")
 
 # sha256 over "path\0content\0" of every file the codex resident is born with, for the fixed inputs
 # above. It changes only when the template, this emitter or the hook changes: update it deliberately.
-PINNED_DIGEST = "2da350118d3f3099875f528564e30a496d47122f21b43f15a189353d3c94b4a4"
+PINNED_DIGEST = "957c2e179b5131666de3b356fe73f0f9dc09b35e901fb04b1309c4a4c2fe11a1"
 
 
 def fixed_fleet(extra: str = REMOTE_SERVER):
