@@ -12,6 +12,7 @@ from curator.change import Change
 from curator.errors import ConflictError, CuratorError
 from curator.fsio import read_bytes
 from curator.meter import measure
+from curator.screens.change_words import reworded, with_emptied_warning
 from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.archive_panel import ArchiveTable
 from curator.widgets.byte_meter import ZONE_WORDS
@@ -91,9 +92,10 @@ class LeverFlows:
 
         def plan(text: str | None) -> tuple[Change, list[str]]:
             try:
-                return plan_merge(screen.memory_dir, index, ids, text=text), []
+                change, lost = plan_merge(screen.memory_dir, index, ids, text=text), []
             except MergeRefused as err:
-                return err.change, err.lost
+                change, lost = err.change, err.lost
+            return with_emptied_warning(reworded(change, index), index), lost
 
         try:
             first = plan(None)
@@ -127,7 +129,7 @@ class LeverFlows:
             return
 
         def plan(drop: bool) -> Change:
-            return plan_archive(memory_dir, index, ids, today=today, drop_empty_sections=drop)
+            return reworded(plan_archive(memory_dir, index, ids, today=today, drop_empty_sections=drop), index)
 
         try:
             first = plan(False)
@@ -161,7 +163,11 @@ class LeverFlows:
     def restore(self) -> None:
         from curator.levers.archive import plan_restore
 
-        hit = self.screen.query_one(ArchiveTable).hit()
+        table = self.screen.query_one(ArchiveTable)
+        if not table.hits and not table.searching:
+            self.app.notify("Nothing to restore: ARCHIVE.md is empty or not created yet.", markup=False)
+            return
+        hit = table.hit()
         if self.pick(ArchiveTable, "archive", hit, "Pick an archived entry in the Archive panel, then press r."):
             memory_dir = self.screen.memory_dir
             self.run("restore", lambda index: plan_restore(memory_dir, index, hit[0]))
@@ -183,7 +189,18 @@ class LeverFlows:
         except CuratorError as err:
             self.app.notify(str(err), title=f"Cannot {what}", severity="error", markup=False)
             return
-        self.confirm(change, index, refused)
+        self.confirm(with_emptied_warning(reworded(change, index, self.archive_index()), index), index, refused)
+
+    def archive_index(self):
+        """ARCHIVE.md parsed (a restore's entry is named from there), or None."""
+        from curator.index_model import parse_index
+        from curator.levers.text import read_optional
+
+        try:
+            raw = read_optional(self.screen.memory_dir, "ARCHIVE.md")
+        except CuratorError:
+            return None
+        return parse_index(raw) if raw is not None else None
 
     def confirm(self, change: Change, index, refused: list[str] = ()) -> None:
         """The preview of ``change`` in a ConfirmDialog; applied on yes."""
