@@ -3,7 +3,7 @@
 Per index: bytes before/after, steps by kind, target reached, pointer problems before -> after, every
 moved clause found in a live memory file, and undo giving back every byte. Run:
 `.venv/bin/python -m bench.fit_corpus_table [-v]` (-v lists the steps). The same checks are
-``tests/test_levers_fit.py::test_fit_on_the_corpus_over_target_indexes``.
+``tests/levers/test_fit.py::test_fit_on_the_corpus_over_target_indexes``.
 """
 
 from __future__ import annotations

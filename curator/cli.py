@@ -28,7 +28,7 @@ COMMAND_MODULES = {
     "curator.commands.harnesses": ("install-harnesses",),
     "curator.commands.fit": ("fit",),
     "curator.commands.levers": (
-        "candidates", "merge", "archive", "restore", "archive-search", "trim", "undo", "redo",
+        "candidates", "merge", "archive", "restore", "archive-search", "trim", "fold", "undo", "redo",
     ),
 }
 

@@ -1,4 +1,4 @@
-"""Headless levers: candidates, merge, archive, restore, archive-search, trim, undo, redo.
+"""Headless levers: candidates, merge, archive, restore, archive-search, trim, fold, undo, redo.
 
 Every command that writes goes through the seat store (atomic, refuses a file changed on disk,
 journalled for undo) and prints the byte meter before and after. Entry ids are the ones
@@ -16,7 +16,7 @@ from pathlib import Path
 from curator.change import Change
 from curator.errors import CuratorError, InputError
 from curator.index_model import parse_index
-from curator.levers import archive, merge, trim
+from curator.levers import archive, fold, merge, trim
 from curator.meter import Limits, Meter, measure
 from curator.store import INDEX_NAME, AppliedChange, SeatStore
 
@@ -75,6 +75,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--top", type=int, default=trim.DEFAULT_TOP, metavar="N",
                    help=f"the N longest entries (default {trim.DEFAULT_TOP})")
     p.set_defaults(func=run_trim)
+
+    p = subparsers.add_parser("fold", help="move a section (or entries that share a facet) verbatim into one detail "
+                                           "file, leaving one line that links it; a plan unless --apply")
+    _common(p)
+    p.add_argument("what", metavar="SECTION|ID", nargs="+",
+                   help="a section's heading, or the ids of the entries to fold (at least two)")
+    p.add_argument("--facet", default=None, help="with ids: what the entries share, to name the line and file")
+    p.add_argument("--apply", action="store_true", help="write the fold (undo: seat-curator undo DIR)")
+    p.set_defaults(func=run_fold)
 
     for name, word in (("undo", "undo the last applied change; an interrupted one is put back as before it"),
                        ("redo", "redo the last undone change; an interrupted one is finished")):
@@ -242,6 +251,24 @@ def run_trim(args: argparse.Namespace) -> int:
          "bytes_saved": s.bytes_saved, "meter_after": _meter_json(s.meter)} for s in found]}
     _out(args, data, lines)
     return 0
+
+
+def run_fold(args: argparse.Namespace) -> int:
+    _check_arguments(args)
+    store, raw, index = _open(args)
+    if all(index.has_entry(word) for word in args.what):
+        change = fold.plan_fold(store.memory_dir, index, ids=args.what, facet=args.facet)
+    else:
+        change = fold.plan_fold(store.memory_dir, index, section=" ".join(args.what))
+    if args.apply:
+        return _apply(args, store, raw, change)
+    (name,) = [n for n in change.names if n != INDEX_NAME]
+    line = next(text for text in change.files[INDEX_NAME].decode("utf-8", "replace").splitlines()
+                if f"]({name})" in text)
+    return _report(args, raw, change.files[INDEX_NAME], {"plan": change.summary(), "line": line},
+                   f"plan: {change.description}",
+                   [f"MEMORY.md keeps: {line}", f"apply with: seat-curator fold {args.memory_dir} "
+                    f"{' '.join(args.what)} --apply"])
 
 
 def _history_step(args: argparse.Namespace, undo: bool) -> int:

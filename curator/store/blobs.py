@@ -1,0 +1,68 @@
+"""The store's undo copies: ``blobs/<sha256>`` in the state dir, the bytes every journal step names."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from pathlib import Path
+
+from curator import fsio
+from curator.change import digest
+from curator.errors import InputError, from_os_error
+from curator.store.records import AppliedChange
+from curator.store.seat_files import absent
+
+
+class BlobKeeping:
+    """Saving, reading and collecting the undo copies of the store's journal."""
+
+    state_dir: Path
+    _done: list[AppliedChange]
+    _undone: list[AppliedChange]
+
+    def _blob_path(self, sha: str) -> Path:
+        return self.state_dir / "blobs" / sha
+
+    def _put_blob(self, data: bytes | None) -> None:
+        if data is None:
+            return
+        path = self._blob_path(digest(data))
+        try:
+            if not os.path.lexists(path):
+                fsio.atomic_write(path, data, mode=0o600)
+        except OSError as err:
+            raise from_os_error(err, "cannot save the undo copy, nothing changed", path=path,
+                                code="SAVE_FAILED") from None
+
+    def _get_blob(self, sha: str | None) -> bytes | None:
+        if sha is None:
+            return None
+        path = self._blob_path(sha)
+        try:
+            data = fsio.read_bytes(path)
+        except InputError:
+            if absent(path):
+                raise InputError("the undo journal lost a saved version", path=path) from None
+            raise
+        if digest(data) != sha:
+            raise InputError("a saved version in the undo journal is damaged", path=path)
+        return data
+
+    def blob(self, sha: str | None) -> bytes | None:
+        """The bytes a journal step names (for diffs in a UI)."""
+        return self._get_blob(sha)
+
+    def _collect_blobs(self) -> None:
+        keep = {
+            sha
+            for entry in self._done + self._undone
+            for step in entry.files.values()
+            for sha in (step.before, step.after)
+            if sha
+        }
+        with contextlib.suppress(OSError):  # an undo copy left over is harmless; the next run collects it
+            for path in (self.state_dir / "blobs").iterdir():
+                if path.name not in keep and not path.name.startswith("."):
+                    with contextlib.suppress(FileNotFoundError):
+                        path.unlink()
+

@@ -1,0 +1,275 @@
+"""Apply a plan: write only when nothing anywhere is DIVERGENT, create what is pending, adopt what
+``--adopt`` allows, and undo this run's writes when the seat is not clean after writing."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from curator.errors import CuratorError, from_os_error
+from curator.fsio import (MAX_READ_BYTES, atomic_write, exclusive_create, fsync_dir, hold, link_new, remove_dead_temps,
+                          stop_point, swap, write_temp)
+from generators.composer.aside import utc_stamp
+from generators.composer.plan import (ADOPTED, CREATED, DIVERGENT, MATCH, PENDING, Artifact, ResidentPlan,
+                                      plan_fleet, plan_resident, read_regular, refuse_shared)
+from generators.composer.trusted_paths import exists, path_problem
+from generators.emission import FLEET
+from generators.errors import DivergentError, PreparationError
+from generators.manifest import Fleet
+
+
+
+def divergent_error(plans: list[ResidentPlan], *, only: list[Artifact] | None = None) -> DivergentError:
+    """One line naming every DIVERGENT file (or just ``only``) with its owned keys and reason."""
+    chosen = only if only is not None else [a for p in plans for a in p.divergent()]
+    lines = []
+    for art in chosen:
+        keys = ", ".join(art.owned_keys) or "(path)"
+        lines.append(f"{art.path} [owned: {keys}] — {art.reason}")
+    first = chosen[0]
+    more = f" (+{len(lines) - 1} more: " + "; ".join(lines[1:]) + ")" if len(lines) > 1 else ""
+    return DivergentError(f"{lines[0]}{more}; nothing was written", path=first.path)
+
+
+def apply_plan(plan: ResidentPlan) -> ResidentPlan:
+    """Re-plan (the disk may have moved since ``plan``), refuse on any DIVERGENT, create what is pending,
+    and return the fresh plan after writing: files this run created show as CREATED, the rest MATCH."""
+    if plan.fleet is None or plan.resident is None:
+        raise PreparationError("this plan carries no fleet/resident; build it with plan_resident()")
+    return apply_fleet(plan.fleet, plans=[plan])[0]
+
+
+def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: str | None = None,
+                plans: list[ResidentPlan] | None = None, adopt: bool = False) -> list[ResidentPlan]:
+    """Provision: the whole plan first; if anything anywhere is DIVERGENT, nothing is written.
+
+    With ``adopt``, a DIVERGENT file that is adoptable (its owned keys only absent) does not block:
+    the owned keys are added to it (``Artifact.adoption``), atomically and re-checked against the
+    bytes it was planned from. Any other DIVERGENT file still refuses the whole run."""
+    if plans is not None:
+        fresh = refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in plans])
+    else:
+        fresh = plan_fleet(fleet, resident_id, interpreter=interpreter)
+    blocking = [a for p in fresh for a in p.divergent() if not (adopt and a.adoption is not None)]
+    if blocking:
+        raise divergent_error(fresh, only=blocking)
+    pending = [art for plan in fresh for art in plan.artifacts if art.status == PENDING]
+    adopting = [art for plan in fresh for art in plan.artifacts if art.status == DIVERGENT]
+    for art in pending:
+        art.emitted.content  # render (and schema-check) everything before the first write
+    remove_dead_temps_of(fresh)
+    written: list[Artifact] = []
+    art = None
+    try:
+        for art in adopting:
+            _adopt(art)
+            written.append(art)
+        for art in pending:
+            if _create(art):
+                written.append(art)
+    except BaseException as err:
+        _undo_written(written)
+        if isinstance(err, CuratorError):
+            raise
+        if isinstance(err, OSError):  # ENOSPC and EIO come from write(2), with no file name: name ours
+            where = err.filename or (art.path if art is not None else None)
+            raise from_os_error(err, "cannot write", path=where, cls=PreparationError) from None
+        raise
+    after = refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in fresh])
+    if any(p.divergent() for p in after):
+        # Something moved while this run wrote (another writer, a racing provision): never report
+        # success over a seat that is not clean, and leave no half-born seat behind.
+        kept = _undo_written(written)
+        error = divergent_error(after)
+        note = "" if not kept else f"; kept {len(kept)} file(s) written to since: {', '.join(map(str, kept))}"
+        raise DivergentError(error.message.replace("; nothing was written", "") +
+                             f"; found after writing, what this run wrote was undone{note}",
+                             path=error.path)
+    born = {art.path: art for art in written}
+    for plan in after:  # report what this run wrote as CREATED / ADOPTED, as the reference composer does
+        for art in plan.artifacts:
+            if art.path in born and art.status == MATCH:
+                if born[art.path].adoption is not None:
+                    art.adoption = born[art.path].adoption  # what was written, for the report
+                    keys = ", ".join(art.adoption.added_keys)
+                    art.status, art.reason = ADOPTED, f"adopted now: added {keys}, kept the rest of the file"
+                else:
+                    art.status, art.reason = CREATED, f"created now (mode {art.emitted.mode:04o})"
+    return after
+
+
+def remove_dead_temps_of(plans: list[ResidentPlan]) -> list[Path]:
+    """Remove the temp files a killed provision (or write of a fleet file) left beside the planned
+    files (fsio.remove_dead_temps: only its own, only dead ones). A fleet file's can go whatever
+    they hold: the file is rebuilt from the manifest and its own bytes. A bearer file's only if it
+    is still to be created and the temp file holds exactly its birth text: a save of the bearer's
+    own text is reported by `check`, never removed."""
+    targets: dict[Path, dict[str, bytes | None]] = {}
+    for plan in plans:
+        for art in plan.artifacts:
+            if art.unsafe_at is not None or art.shared_with or art.emitted is None:
+                continue  # a path the plan would not write through is not cleaned through either
+            if art.owner == FLEET:
+                targets.setdefault(art.path.parent, {})[art.path.name] = None
+            elif art.status == PENDING:
+                targets.setdefault(art.path.parent, {})[art.path.name] = art.emitted.content
+    removed = []
+    for directory, names in targets.items():
+        if exists(directory):
+            removed += [directory / name for name in remove_dead_temps(directory, names)]
+    return removed
+
+
+def _undo_written(written: list[Artifact]) -> list[Path]:
+    """Undo this run's writes, newest first: a created file is removed, an adopted one gets its old
+    bytes back. A file whose bytes are no longer what this run wrote has been written by someone
+    since: it is kept (never lose text). Returns the kept paths."""
+    kept = []
+    for art in reversed(written):
+        ours = art.adoption.after if art.adoption is not None else art.emitted.content
+        try:
+            if read_regular(art.path) != ours:
+                kept.append(art.path)
+                continue
+            if art.adoption is not None:
+                atomic_write(art.path, art.adoption.before)
+            else:
+                os.unlink(art.path)
+        except (OSError, CuratorError):
+            kept.append(art.path)
+    return kept
+
+
+def _adopt(art: Artifact) -> None:
+    """Write one adoption: the file must still hold the bytes it was planned from, right before the
+    rename too, and must hold the adopted bytes after it."""
+    item, plan = art.emitted, art.adoption
+    problem, _ = path_problem(item.root, art.path)
+    if problem:
+        raise DivergentError(f"{art.path}: {problem}; nothing more was written", path=art.path)
+    if read_regular(art.path) != plan.before:
+        raise DivergentError("changed on disk since it was planned; nothing more was written", path=art.path)
+    mode = stat.S_IMODE(os.lstat(art.path).st_mode)
+    with write_temp(art.path, plan.after, mode) as temp:
+        _exchange_in(art, temp)
+    if read_regular(art.path) != plan.after:
+        raise DivergentError("changed on disk right after it was adopted", path=art.path)
+
+
+def _exchange_in(art: Artifact, temp: str) -> None:
+    """Put the written ``temp`` in place of ``art.path`` unless the file changed since it was planned."""
+    plan, held = art.adoption, None
+    try:
+        held = os.open(art.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)  # what is replaced
+        if read_regular(art.path) != plan.before:  # the last look before the rename
+            raise DivergentError("changed on disk while it was being adopted; nothing more was written",
+                                 path=art.path)
+        hold(held)  # an exchange gives it the temp name: marked live until this run is done with it
+        stop_point("adopt-before-swap")
+        exchanged = swap(temp, art.path)
+    except BaseException:
+        if held is not None:
+            os.close(held)
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+    try:
+        fsync_dir(art.path.parent)
+        stop_point("adopt-swapped")
+        # A save after the last look went into the file the rename replaced: the temp name now holds
+        # it (an exchange), or the descriptor kept open does. It must still be what was planned from.
+        replaced = _read_quietly(temp) if exchanged else _read_fd(held)
+        if replaced != plan.before:
+            _put_back(art.path, temp if exchanged else None, replaced, plan.after)
+            raise DivergentError("changed on disk while it was being adopted; it is left as the other writer "
+                                 "saved it; nothing more was written", path=art.path)
+        if exchanged:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+    finally:
+        os.close(held)
+
+
+def _put_back(path: Path, swapped_out: str | None, theirs: bytes | None, ours: bytes) -> None:
+    """Someone saved ``path`` while it was being adopted: their file goes back in place."""
+    if swapped_out is None:  # no exchange on this file system: write their bytes back
+        if theirs is not None:
+            atomic_write(path, theirs)
+        return
+    swap(swapped_out, path)  # the very file that was replaced, with every byte saved into it
+    fsync_dir(path.parent)
+    if _read_quietly(swapped_out) == ours:
+        os.unlink(swapped_out)
+        return
+    # Saved again in that instant: keep what was in place then for the operator to compare, under a
+    # name of its own (a temp file's name would have it removed as a killed write's leftover).
+    kept = _keep_under_a_new_name(swapped_out, path.with_name(f"{path.name}.divergent-{utc_stamp()}"))
+    raise DivergentError(f"changed on disk while it was being adopted, twice; the file the adoption replaced "
+                         f"is back in place, and the one that was in place a moment later is kept as "
+                         f"{kept}: compare the two", path=path)
+
+
+def _keep_under_a_new_name(name: str, wanted: Path) -> Path:
+    """Give the file ``name`` the name ``wanted`` (or ``wanted.N``, the first one free, never over
+    anything); returns the name it now has."""
+    candidate, number = wanted, 1
+    while not link_new(name, candidate):
+        candidate, number = wanted.with_name(f"{wanted.name}.{number}"), number + 1
+    _unlink_if_there(name)
+    fsync_dir(wanted.parent)
+    return candidate
+
+
+def _unlink_if_there(name: str | Path) -> None:
+    try:
+        os.unlink(name)
+    except FileNotFoundError:
+        pass
+
+
+def _read_quietly(path: Path | str) -> bytes | None:
+    try:
+        return read_regular(path)
+    except OSError:
+        return None
+
+
+def _read_fd(fd: int) -> bytes | None:
+    try:
+        return os.pread(fd, min(os.fstat(fd).st_size + 1, MAX_READ_BYTES + 1), 0)  # +1: growth shows
+    except OSError:
+        return None
+
+
+def _create(art: Artifact) -> bool:
+    """Create one pending file with exclusive create; False if someone else created it first."""
+    item = art.emitted
+    content = item.content
+    _make_parents(item.root, art.path.parent)
+    problem, _ = path_problem(item.root, art.path)  # re-check: a symlink may have appeared meanwhile
+    if problem:
+        raise DivergentError(f"{art.path}: {problem}; nothing more was written", path=art.path)
+    return exclusive_create(art.path, content, mode=item.mode)
+
+
+def _make_parents(root: Path | None, directory: Path) -> None:
+    """mkdir -p, private (0700) below the trusted root; the root and above as an ordinary 0755."""
+    missing = []
+    current = directory
+    while not exists(current) and current != current.parent:
+        missing.append(current)
+        current = current.parent
+    for path in reversed(missing):
+        private = root is not None and Path(root) in path.parents
+        try:
+            os.mkdir(path, 0o700 if private else 0o755)
+        except FileExistsError:
+            pass
+        fsync_dir(path.parent)
+
+

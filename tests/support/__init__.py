@@ -1,0 +1,1 @@
+"""Helpers the tests share: seats, fleets, indexes, the hook and app drivers (no tests here)."""
