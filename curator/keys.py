@@ -133,6 +133,8 @@ ACTIONS: tuple[Action, ...] = (
            short="Clear"),
     Action("entries.merge", "entries", "screen.merge", "Merge the selection", "m", rank=6, short="Merge"),
     Action("entries.archive", "entries", "screen.archive", "Archive the selection", "a", rank=7, short="Archive"),
+    Action("entries.fold", "entries", "screen.fold", "Fold the selection into one detail file (a whole section: "
+           "the section)", "F", rank=7, short="Fold"),
     Action("entries.sort", "entries", "cycle_sort", "Sort (line, bytes, section, pointers)", "s", rank=35,
            short="Sort"),
     Action("entries_filter.done", "entries_filter", "done", "Back to the table (the filter stays)", "escape",

@@ -63,13 +63,16 @@ def describe(change: Change, index) -> str:
     where = line_spans(entries)
     if change.kind == "merge":
         return f"merge {where} {titles(entries, ' + ')}"
-    if change.kind == "archive":
+    if change.kind in ("archive", "fold"):
         sections = whole_sections(index, entries)
         count = f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"
         if sections:
-            return f"archive section{'s' if len(sections) > 1 else ''} " + ", ".join(
-                f"'{s}'" for s in sections) + f" ({where}, {count})"
-        return f"archive {where} {titles(entries)}" + (f" ({count})" if len(entries) > TITLES_SHOWN else "")
+            words = (f"{change.kind} section{'s' if len(sections) > 1 else ''} "
+                     + ", ".join(f"'{s}'" for s in sections) + f" ({where}, {count})")
+        else:
+            words = f"{change.kind} {where} {titles(entries)}" + (f" ({count})" if len(entries) > TITLES_SHOWN else "")
+        into = [name for name in change.names if name not in ("MEMORY.md", "ARCHIVE.md")]
+        return words + (f" into {into[0]}" if change.kind == "fold" and into else "")
     verb = change.kind.split("-")[0] if change.kind else "change"
     return f"{verb} {where} {titles(entries)}"
 

@@ -168,7 +168,7 @@ class IndexScreen(Screen):
             self.panels.focus_active()
         self.refresh_bindings()
 
-    PANEL_ACTIONS = frozenset({"merge", "archive", "trim", "restore", "search_archive", "tab", "switch_pane",
+    PANEL_ACTIONS = frozenset({"merge", "archive", "fold", "trim", "restore", "search_archive", "tab", "switch_pane",
                                "focus_panels", "goto_row", "leave_search", "history_jump"})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -751,6 +751,9 @@ class IndexScreen(Screen):
 
     def action_archive(self) -> None:
         self.levers.archive()
+
+    def action_fold(self) -> None:
+        self.levers.fold()
 
     def action_trim(self) -> None:
         self.levers.trim()

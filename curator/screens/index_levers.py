@@ -152,6 +152,30 @@ class LeverFlows:
 
         self.app.push_screen(dialog, decided)
 
+    def fold(self) -> None:
+        """The Entries selection folded, verbatim, into one new detail file; a selection that is one
+        whole section folds that section (its heading and sub-sections with it)."""
+        from curator.levers.fold import plan_fold
+        from curator.screens.change_words import whole_sections
+
+        ids = self.screen.query_one(EntriesTable).selected_ids()
+        if len(ids) < 2:
+            self.app.notify("Select two or more entries to fold (S marks a whole section, / filters).",
+                            severity="warning", markup=False)
+            return
+        memory_dir = self.screen.memory_dir
+
+        def plan(index):
+            entries = [index.entry(i) for i in ids if index.has_entry(i)]
+            sections = whole_sections(index, entries)
+            if len(sections) == 1 and {e.section for e in entries} == set(sections):
+                whole = plan_fold(memory_dir, index, section=sections[0])
+                if set(whole.entry_ids) == set(ids):  # not when sub-sections hold entries left out
+                    return whole
+            return plan_fold(memory_dir, index, ids=ids)
+
+        self.run("fold", plan)
+
     def trim(self) -> None:
         from curator.levers.trim import plan_trim
 

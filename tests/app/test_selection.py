@@ -108,3 +108,24 @@ async def test_a_merge_that_empties_a_section_warns_in_its_preview(tmp_path):
         assert isinstance(app.screen, MergeDialog)
         body = str(app.screen.query_one("#confirm-body").render())
         assert "section 'Craft hooks' left with no entry" in body
+
+
+async def test_F_folds_a_whole_section_marked_with_S_into_one_detail_file(tmp_path):
+    seat = write_seat(tmp_path / "memory", craft=6)
+    app = CuratorApp(seat, state_dir=tmp_path / "state")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")
+        cursor_to(app.screen.query_one(EntriesTable), "craft 3")
+        await pilot.press("S", "F")  # the section, then fold it: its preview
+        await settle(app, pilot)
+        body = str(app.screen.query_one("#confirm-body").render())
+        assert body.startswith("fold section 'Craft hooks' (lines 19–25, 7 entries) into folded-craft-hooks.md")
+        await pilot.press("y")
+        await settle(app, pilot)
+        folded = [p for p in seat.iterdir() if p.name.startswith("folded-")]
+        assert len(folded) == 1 and "craft 3:" in folded[0].read_text(encoding="utf-8")
+        assert "craft 3:" not in (seat / "MEMORY.md").read_text(encoding="utf-8")
+        await pilot.press("f8")  # one change, one undo
+        await settle(app, pilot)
+        assert "craft 3:" in (seat / "MEMORY.md").read_text(encoding="utf-8")
