@@ -123,9 +123,11 @@ class HelpScreen(ModalScreen[None]):
                         with HorizontalGroup(classes="help-row"):
                             yield Static(verbatim(keys, "bold"), classes="help-key")
                             yield Static(verbatim(description), classes="help-action")
-                yield Static(verbatim("rebinding", "bold $accent"), classes="help-where")
-                yield Static(verbatim(f"Rebind any key by its id in {keymap_path()} (see docs/keys.md). Mouse works too."))
+
             yield Static(verbatim("ctrl+p: every action, searchable · rebind keys: docs/keys.md"), classes="hint")
+            # The path is long: on a short terminal (24 rows) its lines go to the keys instead.
+            yield Static(verbatim(f"Rebind any key by its id in {keymap_path()} (see docs/keys.md). Mouse works too."),
+                         classes="hint keymap-path")
             with HorizontalGroup(classes="buttons"):
                 yield Button("Close (esc)", id="close", variant="primary")
         yield KeysFooter()

@@ -270,8 +270,12 @@ class EntriesTable(PanelTable):
         self.parent.open_filter()
 
     def action_cycle_sort(self) -> None:
+        """The next sort, the cursor on its first row (bytes: the largest entry), so ``s`` then ``S``
+        marks the section holding the largest entry."""
         self.sort_by = SORTS[(SORTS.index(self.sort_by) + 1) % len(SORTS)]
         self.show(list(self.rows_by_id.values()))
+        if self.row_count:
+            self.move_cursor(row=0)
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         key = {"bytes": "bytes", "section": "section", "pointers": "pointers", "line": "line"}.get(

@@ -70,6 +70,8 @@ async def check_footer_key(app, pilot, key: FooterKey, focus: str) -> str:
         assert isinstance(app.screen, MergeDialog) or "Mark two or more" in notes(app)
     elif action == "screen.archive":  # the preview, or (on an identity line) why it is never archived
         assert isinstance(app.screen, ConfirmDialog) or "never archived" in notes(app)
+    elif action == "screen.fold":
+        assert isinstance(app.screen, ConfirmDialog) or "Select two or more" in notes(app)
     elif action == "screen.trim":
         assert isinstance(app.screen, ConfirmDialog) or "Pick a suggestion" in notes(app)
     elif action == "screen.restore":

@@ -129,3 +129,16 @@ async def test_F_folds_a_whole_section_marked_with_S_into_one_detail_file(tmp_pa
         await pilot.press("f8")  # one change, one undo
         await settle(app, pilot)
         assert "craft 3:" in (seat / "MEMORY.md").read_text(encoding="utf-8")
+
+
+async def test_s_puts_the_cursor_on_the_largest_entry_so_S_marks_its_section(tmp_path):
+    app = CuratorApp(write_seat(tmp_path / "memory"), state_dir=tmp_path / "state")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")
+        table = app.screen.query_one(EntriesTable)
+        cursor_to(table, "Never force-push")
+        await pilot.press("s", "S")  # bytes: the parser note, the largest, alone in Craft hooks
+        selected = [table.rows_by_id[i] for i in table.selected_ids()]
+        assert selected[0].text.startswith("- The parser's hot path") and len(selected) == 11
+        assert {row.section for row in selected} == {"Craft hooks"}
