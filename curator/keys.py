@@ -137,8 +137,9 @@ ACTIONS: tuple[Action, ...] = (
            "the section)", "F", rank=7, short="Fold"),
     Action("entries.sort", "entries", "cycle_sort", "Sort (line, bytes, section, pointers)", "s", rank=35,
            short="Sort"),
-    Action("entries_filter.done", "entries_filter", "done", "Back to the table (the filter stays)", "escape",
-           priority=True, rank=15),
+    # Priority: focus is back on the table before the next key is routed ("/ci⏎ " in one read marks).
+    Action("entries_filter.done", "entries_filter", "done", "Back to the table (the filter stays)", "escape,enter",
+           key_display="esc/⏎", priority=True, rank=15),
     Action("history.jump", "history", "screen.history_jump", "Undo / redo to this point", "enter", rank=6,
            short="Go to here"),
     Action("merge.merge", "merge", "screen.merge", "Merge", "m", rank=6),
