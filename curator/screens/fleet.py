@@ -101,8 +101,8 @@ class FleetScreen(Screen):
         self.last_plan = (0.0, 0.0)  # (monotonic end, seconds taken) of the last plan
 
     def compose(self) -> ComposeResult:
-        yield Static(verbatim(f"{'Demo fleet (seat-curator demo)' if self.app.is_demo else 'Fleet'} · {self.fleet_path}"),
-                     id="fleet-title")
+        what = "Demo fleet (seat-curator demo)" if self.app.is_demo else "Fleet"
+        yield Static(verbatim(f"{what} · {self.fleet_path}"), id="fleet-title")
         words = ", ".join(s.lower() for s in (DIVERGENT, PENDING, MATCH))
         yield TextInput(placeholder=f"/ filter: agent id, harness, or status ({words})…", id="fleet-filter", compact=True)
         yield FleetGrid(id="fleet-grid")

@@ -185,8 +185,8 @@ class IndexScreen(Screen):
             return not self.fleet_below
         if action == "quit":  # q quits only where it cannot go back (over the fleet, q is Back)
             return not self.fleet_below
-        # The footer shows what can be done now: Save when there is something to write, Undo / Redo
-        # change when the journal has a step (help lists them always).
+        # The footer shows what can be done now: Save when there is something to write (Undo / Redo:
+        # see footer_label, they answer even with nothing to step). Help lists them always.
         if action == "save":
             return self.store is not None and (self.dirty or self._disk_seen == "gone")
         if action == "settle_as_is":
@@ -617,8 +617,9 @@ class IndexScreen(Screen):
         reading = measure(new, self.limits)
         if reading.zone == "over-limit":  # saved, but the harness stops reading before its end
             self.set_status(f"Saved {INDEX_NAME}, {-reading.headroom_read_limit:,} B over the read limit "
-                            f"({reading.read_limit:,} B): a harness never reads past it. {self.key('index.fit')} fits it under the "
-                            f"target; {self.key('index.undo_change')} undoes the save.", "bold $error")
+                            f"({reading.read_limit:,} B): a harness never reads past it. "
+                            f"{self.key('index.fit')} fits it under the target; "
+                            f"{self.key('index.undo_change')} undoes the save.", "bold $error")
         self.warn_readded_archive_entries(old.decode("utf-8", "surrogateescape"))
         if then is not None:
             then()
