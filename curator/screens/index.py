@@ -80,8 +80,11 @@ def claude_project(memory_dir: Path) -> str:
 
 
 def title_words(memory_dir: Path, resident_id: str | None, *, kind: str = "", claude: bool = False) -> str:
+    """``[kind · ]who · MEMORY.md · in <dir>``; a Claude Code memory says so, and whose (the fleet's
+    resident, else the project Claude Code keeps it for)."""
     if claude:
-        return f"Claude Code memory of {claude_project(memory_dir)} · {INDEX_NAME} · in {memory_dir}"
+        whose = f"Claude Code memory of {resident_id or claude_project(memory_dir)}"
+        return f"{kind + ' · ' if kind else ''}{whose} · {INDEX_NAME} · in {memory_dir}"
     who = " · ".join(part for part in (kind, resident_id) if part)
     return f"{who + ' · ' if who else ''}{INDEX_NAME} · in {memory_dir}"
 
@@ -285,7 +288,7 @@ class IndexScreen(Screen):
         terminal cuts): ``Claude Code memory of <project> · MEMORY.md``, ``demo seat <id> · …``."""
         mark = Content.assemble(("● unsaved ", "bold $warning")) if self.dirty else Content("")
         self.query_one("#seat-title", Static).update(mark + verbatim(title_words(
-            self.memory_dir, self.resident_id, kind=self.kind, claude=self.claude_memory)))
+            self.memory_dir, self.resident_id, kind=self.kind, claude=self.profile == "claude-code")))
 
     @on(IndexEditor.DirtyChanged)
     def dirty_changed(self) -> None:

@@ -44,3 +44,15 @@ async def test_the_title_names_a_claude_memory_and_the_meter_shows_its_budget(cl
         assert "claude-code" in meter and "/200 lines" in meter and "/25,000 chars" in meter
         await pilot.press("f2")  # panels focused too: the title stays
         assert "Claude Code memory" in str(app.screen.query_one("#seat-title").render())
+
+
+async def test_a_claude_code_seat_of_the_fleet_is_titled_as_claude_codes(tmp_path):
+    from curator.demo import CLAUDE_SEAT, build_demo
+
+    demo = build_demo(tmp_path / "demo")
+    app = CuratorApp(demo.memory_dir(CLAUDE_SEAT), demo.fleet_path, resident_id=CLAUDE_SEAT, profile="claude-code",
+                     state_dir=tmp_path / "state")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause()
+        title = str(app.screen.query_one("#seat-title").render())
+        assert title.startswith(f"demo seat (esc: its fleet) · Claude Code memory of {CLAUDE_SEAT} · MEMORY.md")
