@@ -1,8 +1,13 @@
-"""The fit table: `fit` on every over-target index of the shared corpus, each in a temporary copy.
+"""The fit table: `fit` on every over-target index we have, each in a temporary copy.
 
-Per index: bytes before/after, steps by kind, target reached, pointer problems before -> after, every
-moved clause found in a live memory file, and undo giving back every byte. Run:
-`.venv/bin/python -m bench.fit_corpus_table [-v]` (-v lists the steps). The same checks are
+Indexes: the shared corpus (its index files over the target), ``bench/heldout/`` and
+``bench/heldout_fit/`` (real memory directories fetched for this table; each has a manifest naming
+repository, commit and path). Per index: bytes before/after, steps by kind, whether the identity
+lines, the weak spots and the header fit under the target at all, target reached, pointer problems
+before -> after (never more), every moved clause found verbatim in a live file that MEMORY.md
+reaches, archived entries without a finished mark in their own words (must be 0), and undo giving
+back every byte. Run: ``.venv/bin/python -m bench.fit_corpus_table [-v]`` (-v lists the steps and
+the questions left to the bearer). The same checks on the corpus are
 ``tests/levers/test_fit.py::test_fit_on_the_corpus_over_target_indexes``.
 """
 
@@ -15,24 +20,37 @@ from datetime import date
 from pathlib import Path
 
 from curator.index_model import parse_index
+from curator.levers.finished import finished_mark
 from curator.levers.fit import plan_fit, unkept_clauses
+from curator.meter import Limits
+from curator.pointers import check_pointers
 from curator.store import SeatStore
 
 CORPUS = Path("/work/shared/corpus")
-OVER_TARGET = [
-    "jasonwilk__baseball-crawl/.claude/agent-memory/product-manager/MEMORY.md",
-    "AdielMag__ClashUp/.claude/memory/MEMORY.md",
-    "0xsyncroot__moonx-farm/memory-bank/activeContext.md",
-    "0xsyncroot__moonx-farm/memory-bank/progress.md",
-]
+HELDOUT = [Path(__file__).parent / "heldout", Path(__file__).parent / "heldout_fit"]
+INDEX_NAMES = {"MEMORY.md", "memory-index.md", "activeContext.md", "progress.md", "CLAUDE.md"}
+TARGET = Limits.target
+
+
+def over_target() -> list[tuple[str, Path]]:
+    """(label, index file) for every index over the target: the corpus's, then the held-out ones."""
+    found = []
+    if CORPUS.is_dir():
+        found += [(str(p.relative_to(CORPUS)).split("__", 1)[-1], p) for p in sorted(CORPUS.rglob("*.md"))
+                  if p.name in INDEX_NAMES and p.stat().st_size > TARGET]
+    for root in HELDOUT:
+        if root.is_dir():
+            found += [(f"{root.name}/{p.relative_to(root)}", p) for p in sorted(root.rglob("MEMORY.md"))
+                      if p.stat().st_size > TARGET]
+    return found
 
 
 def files_of(directory: Path) -> dict[str, bytes]:
     return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
 
 
-def row(relative: str, verbose: bool) -> str:
-    source = CORPUS / relative
+def measure(source: Path) -> dict:
+    """Fit on a copy of ``source``'s directory (``source`` as its MEMORY.md), applied and undone."""
     with tempfile.TemporaryDirectory() as tmp:
         memory = Path(tmp) / "memory"
         shutil.copytree(source.parent, memory)
@@ -42,33 +60,59 @@ def row(relative: str, verbose: bool) -> str:
         before = files_of(memory)
         store = SeatStore.open(memory, state_dir=Path(tmp) / "state")
         raw = store.read("MEMORY.md")
-        plan = plan_fit(memory, parse_index(raw), today=date(2026, 12, 1))
-        kept = undone = "n/a"
+        index = parse_index(raw)
+        plan = plan_fit(memory, index, target=TARGET, today=date(2026, 12, 1))
+        result = {"plan": plan, "kept": "n/a", "reachable": "n/a", "undone": "n/a", "unmarked": 0}
+        archived = [i for s in plan.steps if s.kind == "archive" and s.selected for i in s.entry_ids]
+        result["unmarked"] = sum(1 for i in archived
+                                 if not finished_mark(index.entry(i).text, index.entry(i).section))
         if plan.change is not None:
+            orphans_before = set(check_pointers(memory).orphans)
             store.apply(plan.change)
             after = {n: (memory / n).read_bytes() if (memory / n).exists() else None
                      for n in set(before) | set(plan.change.files)}
             missing = unkept_clauses(raw, after)
-            kept = "yes" if not missing else f"NO ({len(missing)})"
+            result["kept"] = "yes" if not missing else f"NO ({len(missing)})"
+            cut_off = (set(check_pointers(memory).orphans) - orphans_before) & set(plan.change.files)
+            result["reachable"] = "yes" if not cut_off else f"NO ({', '.join(sorted(cut_off))})"
             store.undo()
-            undone = "yes" if files_of(memory) == before else "NO"
+            result["undone"] = "yes" if files_of(memory) == before else "NO"
+        return result
+
+
+def row(label: str, source: Path, verbose: bool) -> tuple[str, dict]:
+    result = measure(source)
+    plan = result["plan"]
     counts = plan.counts
-    name = relative.split("__", 1)[1]
-    line = (f"| {name} | {plan.before:,} | {plan.after:,} | {counts['trim']} | {counts['merge']} | {counts['archive']} "
-            f"| {'yes' if plan.reached else 'no'} | {plan.problems_before} → {plan.problems_after} | {kept} | {undone} |")
+    fits = plan.protected_bytes <= plan.target
+    line = (f"| {label} | {plan.before:,} | {plan.after:,} | {counts['trim']} | {counts['merge']} | "
+            f"{counts['archive']} | {counts['fold']} | {'yes' if fits else 'no'} | {'yes' if plan.reached else 'no'} "
+            f"| {plan.problems_before} → {plan.problems_after} | {result['kept']} | {result['reachable']} "
+            f"| {result['unmarked']} | {result['undone']} |")
     if verbose:
-        line += "".join(f"\n    {s.number} {s.kind} saves {s.bytes_saved:,} B, lines {s.lines}: {s.reason}"
-                        for s in plan.steps)
+        line += "".join(f"\n    {s.number} {s.kind} saves {s.bytes_saved:,} B: {s.reason}" for s in plan.steps)
+        line += "".join(f"\n    question: {q.question}" for q in plan.questions)
         line += f"\n    left: {plan.left}" if plan.left else ""
-    return line
+    return line, {"fits": fits, "reached": plan.reached, "more_problems": plan.problems_after > plan.problems_before,
+                  "ok": result["kept"] in ("yes", "n/a") and result["reachable"] in ("yes", "n/a")
+                  and result["undone"] in ("yes", "n/a") and not result["unmarked"]}
 
 
 def main(argv: list[str]) -> int:
-    print("| index | bytes before | bytes after | trim | merge | archive | target reached "
-          "| pointer problems before → after | moved text kept | undo identical |")
-    print("|---|---:|---:|---:|---:|---:|---|---|---|---|")
-    for relative in OVER_TARGET:
-        print(row(relative, "-v" in argv))
+    print("| index | bytes before | bytes after | trim | merge | archive | fold | protected lines fit "
+          "| target reached | pointer problems before → after | moved text kept | reachable "
+          "| archived without a finished mark | undo identical |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---|---|---|---|---:|---|")
+    outcomes = []
+    for label, source in over_target():
+        line, outcome = row(label, source, "-v" in argv)
+        print(line)
+        outcomes.append(outcome)
+    fitting = [o for o in outcomes if o["fits"]]
+    print(f"\ntarget reached on {sum(o['reached'] for o in fitting)} of {len(fitting)} indexes whose identity lines, "
+          f"weak spots and header fit under it ({len(outcomes)} over-target indexes in all); "
+          f"more pointer problems after: {sum(o['more_problems'] for o in outcomes)}; "
+          f"every check held on {sum(o['ok'] for o in outcomes)} of {len(outcomes)}")
     return 0
 
 

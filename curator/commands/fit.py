@@ -1,7 +1,8 @@
 """`seat-curator fit DIR [--target N] [--skip N ...] [--apply]`: one plan that brings MEMORY.md under
-the target losing nothing (trims, then merges of true duplicates, then archiving dated entries oldest
-first), shown as one preview with a reason per step; ``--apply`` writes it through the seat store as
-ONE undoable change. Exit 0 when the plan reaches the target, 2 when the rest needs the bearer.
+the target losing nothing (trims that keep the lesson, merges of true duplicates, archiving of what the
+bearer's own words mark finished, then folds of the largest facets), shown as one preview with a reason
+per step and the questions left to the bearer; ``--apply`` writes it through the seat store as ONE
+undoable change. Exit 0 when the plan reaches the target, 2 when the rest needs the bearer.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--skip", type=int, action="append", default=[], metavar="N",
                    help="leave step N out (repeatable); the rest is planned again")
     p.add_argument("--apply", action="store_true", help="write the plan as one change (undo: seat-curator undo DIR)")
-    p.add_argument("--date", type=date.fromisoformat, default=None, help="archive stamp date (default today)")
+    p.add_argument("--date", type=date.fromisoformat, default=None,
+                   help="the date archived entries are stamped with (default today)")
     p.add_argument("--state-dir", type=Path, default=None,
                    help="where the undo journal lives (default: the per-user state dir)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -43,6 +45,9 @@ def plan_json(plan: FitPlan) -> dict:
                    "lines": list(s.lines), "bytes_saved": s.bytes_saved, "reason": s.reason, "files": list(s.files)}
                   for s in plan.steps],
         "files": list(plan.change.names) if plan.change else [],
+        "questions": [{"question": q.question, "entry_ids": list(q.entry_ids), "lines": list(q.lines),
+                       "evidence": [{"line": line, "mark": mark} for line, mark in zip(q.lines, q.evidence)]}
+                      for q in plan.questions],
     }
 
 
@@ -56,6 +61,9 @@ def plan_lines(plan: FitPlan) -> list[str]:
         out.append(f"  left out: {note}")
     if not plan.steps:
         out.append("  no step can save bytes without losing something")
+    for q in plan.questions:
+        out.append(f"  question: {q.question} (" + "; ".join(f"line {line}: {mark}" for line, mark in
+                                                     zip(q.lines, q.evidence)) + ")")
     out.append(f"pointer problems: {plan.problems_before} before, {plan.problems_after} after")
     out.append("target reached" if plan.reached else f"target NOT reached: {plan.left}")
     return out

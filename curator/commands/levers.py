@@ -175,11 +175,13 @@ def run_candidates(args: argparse.Namespace) -> int:
     lines = [f"now: {_meter_text(meter)}", f"{len(found)} merge candidate(s):"]
     for c in found:
         lines.append(f"  {' '.join(c.entry_ids)}  score {c.score:5.1f}  saves {c.bytes_saved:,} B  ({c.reason})")
+        lines.append(f"      evidence: {c.kind}" + (f": {'; '.join(c.evidence)}" if c.evidence else ""))
         for entry_id in c.entry_ids:
             lines.append(f"      {entry_id}: {_short(index.entry(entry_id).text)}")
     data = {"meter": _meter_json(meter), "candidates": [
         {"entry_ids": list(c.entry_ids), "score": c.score, "bytes_saved": c.bytes_saved, "reason": c.reason,
-         "section": c.section, "shared_target": c.shared_target} for c in found]}
+         "section": c.section, "shared_target": c.shared_target,
+         "evidence": {"kind": c.kind, "shown": list(c.evidence)}} for c in found]}
     _out(args, data, lines)
     return 0
 

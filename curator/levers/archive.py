@@ -19,7 +19,9 @@ as emptied; asked to, it drops the heading as well and the stamp says so (``head
 
 from __future__ import annotations
 
+import posixpath
 import re
+from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date
@@ -30,7 +32,7 @@ from rapidfuzz import fuzz, process, utils
 
 from curator.change import Change, digest
 from curator.errors import InputError
-from curator.index_model import BOM, LIST_MARKER, Entry, HotIndex, Section, entry_id, parse_index
+from curator.index_model import BOM, LIST_MARKER, SECTION_SIGN, Entry, HotIndex, Section, entry_id, parse_index
 from curator.levers.merge import IDENTITY_SECTION
 from curator.levers.placement import (
     END_OF_FILE,
@@ -47,6 +49,7 @@ from curator.levers.placement import (
     skip_lines,
     with_separators,
 )
+from curator.levers.pointer_delta import aim
 from curator.levers.relink import move_bytes
 from curator.levers.text import content_end, entries_by_id, entry_source, entry_start, read_optional
 from curator.pointers import check_pointers
@@ -107,6 +110,10 @@ class StampPattern:
 
 STAMP = StampPattern()
 SEARCH_CUTOFF = 50
+SECTION_SIGN_BYTES = SECTION_SIGN.encode()
+# The line that keeps ARCHIVE.md within the bearer's reach when MEMORY.md links nowhere to it.
+ARCHIVE_POINTER = "[Archive](ARCHIVE.md) — entries moved out of this index, verbatim; not loaded: grep it when you need one."
+POINTER_SECTION = IDENTITY_SECTION  # the template's section of pointer lines (identity.md, seat-pointers.md)
 
 ARCHIVE_HEADER = (
     "# Archive\n"
@@ -270,6 +277,13 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
     """``drop_empty_sections``: also remove the heading of a section the archive leaves empty (True:
     every such section; a collection of headings: only those). ``Change.emptied_sections`` names
     those sections either way."""
+    on_disk = index
+    unpointed = without_archive_pointer(index.raw)  # the line leading to ARCHIVE.md is no entry's neighbour
+    index = parse_index(unpointed) if unpointed is not None else index
+    for entry_id in entry_ids:
+        if unpointed is not None and not index.has_entry(entry_id) and on_disk.has_entry(entry_id):
+            raise InputError(f"entry {entry_id} is the line that leads to ARCHIVE.md: it stays while the archive "
+                             "holds entries", path=INDEX_NAME)
     entries = entries_by_id(index, entry_ids)
     if not entries:
         raise InputError("name at least one entry to archive", path=INDEX_NAME)
@@ -320,18 +334,68 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
 
     spans = removal_spans(index, [e for e in entries if e.section not in dropped])
     spans += [_dropped_span(index, s) for s in emptied if s.heading in dropped]
-    new_index = index.splice([(start, end, b"") for start, end in _union(spans)])
+    # ARCHIVE.md is not loaded with the index: the index keeps one line that leads to it.
+    new_index = with_archive_pointer(index.splice([(start, end, b"") for start, end in _union(spans)]))
     files = {INDEX_NAME: new_index, ARCHIVE_NAME: new_archive}
     return Change(
         description=f"archive {len(entries)} entr{'y' if len(entries) == 1 else 'ies'} ({', '.join(e.id for e in entries)})",
         files=files,
-        bytes_saved=len(index.raw) - len(new_index),
+        bytes_saved=len(on_disk.raw) - len(new_index),
         entry_ids=tuple(e.id for e in entries),
-        warnings=tuple(_pointer_warnings(memory_dir, index, files)),
+        warnings=tuple(_pointer_warnings(memory_dir, on_disk, files)),
         kind="archive",
-        base={INDEX_NAME: digest(index.raw), ARCHIVE_NAME: digest(old_archive)},
+        base={INDEX_NAME: digest(on_disk.raw), ARCHIVE_NAME: digest(old_archive)},
         emptied_sections=tuple(s.heading for s in emptied),
     )
+
+
+def links_archive(index: HotIndex) -> bool:
+    """Whether MEMORY.md links ARCHIVE.md (a file link or a ``[[wikilink]]``)."""
+    for link in index.links:
+        if link.kind == "file" and link.path and posixpath.normpath(link.path) == ARCHIVE_NAME:
+            return True
+        if link.kind == "wiki" and link.wiki_name.lower() in ("archive", ARCHIVE_NAME.lower()):
+            return True
+    return False
+
+
+def with_archive_pointer(raw: bytes) -> bytes:
+    """``raw`` (MEMORY.md) with one line linking ARCHIVE.md, unless it links it already: after the
+    last pointer line of the template's pointer section when there is one, else as the last line (a
+    ``§`` file gets it as one more block). Nothing else moves, so ``without_archive_pointer`` finds
+    the very bytes it had."""
+    index = parse_index(raw)
+    if links_archive(index):
+        return raw
+    nl = index.newline
+    item = b"- " + ARCHIVE_POINTER.encode("utf-8")
+    section = index.section_named(POINTER_SECTION)
+    if section is not None and section.level > 0 and section.entry_ids:
+        last = index.entry(section.entry_ids[-1])
+        if last.kind == "item" and raw[: last.end_offset].endswith(b"\n"):
+            return raw[: last.end_offset] + item + nl + raw[last.end_offset :]
+    lead = b"" if not raw or raw.endswith(b"\n") else nl  # an unended last line stays unended
+    ended = b"" if raw and not raw.endswith(b"\n") else nl
+    if any(e.kind == "hermes" for e in index.entries):
+        return raw + lead + SECTION_SIGN_BYTES + nl + ARCHIVE_POINTER.encode("utf-8") + ended
+    return raw + lead + item + ended
+
+
+def without_archive_pointer(raw: bytes) -> bytes | None:
+    """The MEMORY.md that ``with_archive_pointer`` turned into ``raw``, or None if it is not one."""
+    text = ARCHIVE_POINTER.encode("utf-8")
+    at = raw.rfind(text)
+    if at < 0:
+        return None
+    line_start = raw.rfind(b"\n", 0, at) + 1
+    line_end = raw.find(b"\n", at)
+    line_end = len(raw) if line_end < 0 else line_end + 1
+    for back in range(0, min(line_start, 8) + 1):  # the separator it may have brought: a blank line, a § line
+        for end in (line_end, at + len(text)):
+            candidate = raw[: line_start - back] + raw[end:]
+            if with_archive_pointer(candidate) == raw:
+                return candidate
+    return None
 
 
 def _cut_record(index: HotIndex, cut: Cut | None, after: str | None, before: str | None,
@@ -434,6 +498,11 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
             start = max(archive.lines[first].offset, len(BOM) if archive.has_bom else 0)
             end = archive.lines[section.end - 1].offset + len(archive.lines[section.end - 1].raw)
     new_archive = archive.splice([(start, end, b"")])
+    on_disk = index
+    unpointed = without_archive_pointer(index.raw)  # placed as if the line leading to ARCHIVE.md were not there
+    index = parse_index(unpointed) if unpointed is not None else index
+    # ... and it comes back unless the archive is empty again: then it goes with the last entry.
+    repoint = unpointed is not None and bool(parse_index(new_archive).entries)
 
     heading = entry.section
     level = section.level if section is not None else 2
@@ -449,6 +518,7 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
     else:
         at, data = _top_insert(index, restored, entry.kind)
     new_index = index.splice([(at, at, data)])
+    new_index = with_archive_pointer(new_index) if repoint else new_index
     files = {INDEX_NAME: new_index, ARCHIVE_NAME: new_archive}
     # The entry may be back in MEMORY.md already (typed or pasted back, or an editor undo): a restore
     # would then make a second copy. Say so where the restore is previewed.
@@ -459,11 +529,11 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
     return Change(
         description=f"restore archived entry {entry.id} to section '{heading or '(top)'}'",
         files=files,
-        bytes_saved=len(index.raw) - len(new_index),
+        bytes_saved=len(on_disk.raw) - len(new_index),
         entry_ids=(entry.id,),
-        warnings=tuple(twice + _pointer_warnings(memory_dir, index, files)),
+        warnings=tuple(twice + _pointer_warnings(memory_dir, on_disk, files)),
         kind="restore",
-        base={INDEX_NAME: digest(index.raw), ARCHIVE_NAME: digest(archive_raw)},
+        base={INDEX_NAME: digest(on_disk.raw), ARCHIVE_NAME: digest(archive_raw)},
     )
 
 
@@ -583,8 +653,15 @@ def _pointer_warnings(memory_dir, index: HotIndex, files: dict[str, bytes]) -> l
     before = check_pointers(Path(memory_dir), parsed_index=index)
     after = check_pointers(Path(memory_dir), overrides=files)
     orphans = sorted(set(after.orphans) - set(before.orphans))
-    old = {(d.file, d.target) for d in before.dangling}
-    dangling = sorted({f"{d.file}: {d.target}" for d in after.dangling if (d.file, d.target) not in old})
+    # A line that already held a dangling link moves its problem with it: compare where links aim.
+    old = Counter(aim(d.file, d.target) for d in before.dangling)
+    dangling = set()
+    for d in after.dangling:
+        if old[aim(d.file, d.target)] > 0:
+            old[aim(d.file, d.target)] -= 1
+        else:
+            dangling.add(f"{d.file}: {d.target}")
+    dangling = sorted(dangling)
     return [f"orphaned detail file {name}" for name in orphans] + [f"dangling pointer {d}" for d in dangling]
 
 

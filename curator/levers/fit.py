@@ -1,19 +1,22 @@
 """Fit: one plan of lever steps that brings MEMORY.md under the target, losing nothing.
 
-The order is the layer's own: first **trims** (the lesson line stays, the detail moves verbatim into
-the file the entry already links to), then **merges of true duplicates** (every clause and sub-line
-of the entry merged away is already in the kept entry, word for word, and no pointer is lost), then
-**archiving** (entries that carry a date, or sit under a dated heading, oldest first, until the target
-is met; never the template's identity lines; 16/01/2025 is read as the file writes its dates). Anything else (rewording, archiving undated entries, deciding which paraphrase
-stays) needs the bearer's judgment: the plan then says it cannot reach the target alone and what is
-left.
+The order: first **trims** (the lesson stays in the index, the story moves verbatim into the file
+the entry already links to), then **merges of true duplicates** (every clause and sub-line of the
+entry merged away is already in the kept entry, word for word, and no pointer is lost), then
+**archiving of finished entries** (only those the bearer's own words mark finished:
+``curator.levers.finished``; a date alone never does), then **folds** of the largest facets
+(``curator.levers.fold``: a section or a run of entries moves verbatim into one detail file, one
+line links it) until the target is met. Never the template's identity lines, the weak spots, or the
+template's header. Finished entries the plan did not need to archive are a question to the bearer
+(``FitPlan.questions``), not a step.
 
 Every step is planned on the index as the steps before it leave it, by the levers themselves
-(``trim.plan_trim``, ``merge.plan_merge``, ``archive.plan_archive``), so each keeps its own checks
-(a step that would leave a new dangling pointer or an orphan is left out, with its reason). The
-selected steps become ONE ``Change`` (kind ``fit``): the store applies it atomically and one undo
-gives every file back. Steps are numbered; ``skip`` leaves some out and the rest is planned again
-in the same order, so what is shown is what will be written.
+(``trim.split_entry``, ``merge``, ``archive.plan_archive``, ``fold.plan_fold``), so each keeps its
+own checks (a step that would add a dangling pointer or an orphan is left out, with its reason;
+problems already there never stop a step). The selected steps become ONE ``Change`` (kind ``fit``):
+the store applies it atomically and one undo gives every file back. Steps are numbered; ``skip``
+leaves some out and the rest is planned again in the same order, so what is shown is what will be
+written.
 """
 
 from __future__ import annotations
@@ -26,30 +29,41 @@ from pathlib import Path
 
 from curator.change import Change, digest
 from curator.errors import CuratorError
-from curator.index_model import BOM, Entry, HotIndex, parse_index
-from curator.levers import archive, merge, trim
-from curator.levers.placement import removal_cuts
+from curator.index_model import BOM, HotIndex, parse_index
+from curator.levers import archive, fold, merge, trim
+from curator.levers.finished import finished_mark
+from curator.levers.pointer_delta import added_problems
 from curator.levers.similarity import words_of
 from curator.levers.text import clauses, read_optional
 from curator.pointers import check_pointers
 
 INDEX_NAME = "MEMORY.md"
-DATE = re.compile(r"(?<!\d)(20\d\d)-(0[1-9]|1[0-2])-([0-2]\d|3[01])(?!\d)")
-_YEAR_MONTH = re.compile(r"20\d\d-[01]\d-")
 TRIM_THRESHOLD = 200  # bytes: shorter entries are left as they are
 MAX_MERGES = 500  # merge candidates weighed per plan
+MAX_FOLDS = 200  # folds per plan (each saves bytes, so this only bounds a pathological index)
+KINDS = ("trim", "merge", "archive", "fold")
 
 
 @dataclass(frozen=True)
 class FitStep:
     number: int  # 1-based, what --skip takes
-    kind: str  # trim | merge | archive
+    kind: str  # trim | merge | archive | fold
     entry_ids: tuple[str, ...]
     lines: tuple[int, ...]  # where the entries start in the index the step was planned on
     bytes_saved: int  # MEMORY.md bytes this step saves
     reason: str
     files: tuple[str, ...] = ()  # files the step writes besides MEMORY.md
     selected: bool = True
+
+
+@dataclass(frozen=True)
+class FitQuestion:
+    """Judgment the plan leaves to the bearer, with its evidence (never a step)."""
+
+    question: str
+    entry_ids: tuple[str, ...]
+    lines: tuple[int, ...]
+    evidence: tuple[str, ...]  # per entry: the words that mark it
 
 
 @dataclass(frozen=True)
@@ -63,6 +77,8 @@ class FitPlan:
     problems_before: int = 0
     problems_after: int = 0
     largest_left: tuple[tuple[int, int], ...] = ()  # (line, bytes) of the longest entries left
+    questions: tuple[FitQuestion, ...] = ()
+    protected_bytes: int = 0  # what the identity lines, the weak spots and the header take
 
     @property
     def reached(self) -> bool:
@@ -70,7 +86,7 @@ class FitPlan:
 
     @property
     def counts(self) -> dict[str, int]:
-        found = {"trim": 0, "merge": 0, "archive": 0}
+        found = dict.fromkeys(KINDS, 0)
         for step in self.steps:
             if step.selected:
                 found[step.kind] += 1
@@ -81,11 +97,17 @@ class FitPlan:
         """What stands between the plan and the target, said plainly ('' when it is reached)."""
         if self.reached:
             return ""
+        over = f"{self.after - self.target:,} B over the target after these steps"
+        if any(not s.selected for s in self.steps):
+            return over + "; steps left unticked would save more."
+        if self.protected_bytes > self.target:
+            return (over + f"; the identity lines, the weak spots and the header alone take {self.protected_bytes:,} B, "
+                    "and no lever touches them: shorten them by hand.")
         longest = ", ".join(f"line {line} ({size:,} B)" for line, size in self.largest_left)
-        return (f"{self.after - self.target:,} B over the target after every step that loses nothing; the rest "
-                "needs the bearer's judgment: reword or tighten long entries, merge paraphrases by hand, or "
-                "archive entries that carry no date (`seat-curator candidates`, `trim`, `archive`)"
-                + (f"; the longest entries left: {longest}" if longest else "") + ".")
+        asked = "; answer the questions below" if self.questions else ""
+        return (over + "; no facet left folds and saves bytes" + asked + ": the rest needs the bearer "
+                "(`seat-curator trim`, `fold`, `archive`)" + (f"; the longest entries left: {longest}" if longest else "")
+                + ".")
 
 
 @dataclass
@@ -107,65 +129,6 @@ class _State:
             self.index = parsed or parse_index(change.files[INDEX_NAME] or b"")
 
 
-SLASH_DATE = re.compile(r"(?<![\d/])([0-3]?\d)/([0-3]?\d)/(20\d\d)(?![\d/])")
-
-
-def slash_order(index: HotIndex) -> str:
-    """How the file writes dates with slashes: "dmy" (16/01/2025), "mdy" (01/16/2025), or '' when it
-    writes none, or both ways, or only dates either way could read (03/04/2025): those are no date."""
-    if b"/20" not in index.raw:
-        return ""
-    text = index.raw.decode("utf-8", "replace")
-    firsts, seconds = set(), set()
-    for day_or_month, month_or_day, _year in SLASH_DATE.findall(text):
-        firsts.add(int(day_or_month))
-        seconds.add(int(month_or_day))
-    dmy, mdy = max(firsts, default=0) > 12, max(seconds, default=0) > 12
-    return "dmy" if dmy and not mdy else "mdy" if mdy and not dmy else ""
-
-
-def dates_in(text: str, order: str = "") -> list[str]:
-    """The dates ``text`` carries, as YYYY-MM-DD: ISO ones, and slashed ones read in ``order``."""
-    found = [m.group(0) for m in DATE.finditer(text)] if _YEAR_MONTH.search(text) else []
-    if order and "/20" in text:
-        for first, second, year in SLASH_DATE.findall(text):
-            day, month = (int(first), int(second)) if order == "dmy" else (int(second), int(first))
-            if 1 <= month <= 12 and 1 <= day <= 31:
-                found.append(f"{year}-{month:02}-{day:02}")
-    return found
-
-
-def section_dates(index: HotIndex, order: str = "") -> dict[int, str]:
-    """heading line -> the date of that heading, or of the nearest enclosing heading that carries one
-    (``### Sprint (15/01/2025)`` dates its ``####`` subsections); sections without one are left out."""
-    dated: dict[int, str] = {}
-    enclosing: list[tuple[int, str]] = []  # (level, date) of the headings the current one sits in
-    for section in index.sections:
-        while enclosing and enclosing[-1][0] >= section.level:
-            enclosing.pop()
-        found = dates_in(section.heading, order) if section.level else []
-        day = min(found) if found else (enclosing[-1][1] if enclosing else "")
-        if section.level:
-            enclosing.append((section.level, day))
-        if day:
-            dated[section.line] = day
-    return dated
-
-
-def heading_dates(index: HotIndex, order: str = "") -> dict[str, str]:
-    """entry id -> the date of the dated heading it sits under (``section_dates``)."""
-    dated = section_dates(index, order)
-    return {entry_id: dated[section.line] for section in index.sections if section.line in dated
-            for entry_id in section.entry_ids}
-
-
-def entry_date(entry: Entry, order: str = "", headings: dict[str, str] | None = None) -> str:
-    """The oldest date the entry carries (YYYY-MM-DD), else its heading's (``heading_dates``: a dated
-    session or sprint heading dates what is under it); '' if neither carries one."""
-    found = dates_in(entry.text, order)
-    return min(found) if found else (headings or {}).get(entry.id, "")
-
-
 def line_ranges(lines) -> str:
     """1,2,3,5 -> '1-3,5' in the order given (an archive of 200 entries is a few runs, not 200 numbers)."""
     runs: list[list[int]] = []
@@ -179,7 +142,8 @@ def line_ranges(lines) -> str:
 
 def _lines(original: HotIndex, current: HotIndex, ids) -> tuple[int, ...]:
     """Where the entries sit in the index as it is now on disk (an entry a step made: where it is)."""
-    return tuple((original if original.has_entry(i) else current).entry(i).line for i in ids)
+    return tuple((original if original.has_entry(i) else current).entry(i).line for i in ids
+                 if original.has_entry(i) or current.has_entry(i))
 
 
 @lru_cache(maxsize=1024)  # the same entries are weighed by several candidates and both tests below
@@ -207,14 +171,40 @@ def _true_duplicate(index: HotIndex, candidate: merge.Candidate) -> bool:
     return True
 
 
+def protected_bytes(index: HotIndex) -> int:
+    """Bytes no lever may take: the sections of the identity lines and the weak spots, and the header
+    (what sits above the first section that holds an entry)."""
+    total = 0
+    for section in index.sections:
+        if fold.is_protected(section.heading):
+            first, end = section.start, fold.section_span(index, section)[1]
+            total += sum(len(line.raw) for line in index.lines[first:end])
+    first_entry = min((e.line for e in index.entries), default=len(index.lines) + 1)
+    total += sum(len(line.raw) for line in index.lines[: first_entry - 1])
+    return min(total, len(index.raw))
+
+
+def finished_entries(index: HotIndex) -> list[tuple[object, str]]:
+    """(entry, the words that mark it finished) for every entry a lever may archive, in file order."""
+    out = []
+    for entry in index.entries:
+        if fold.is_protected(entry.section):
+            continue
+        mark = finished_mark(entry.text, entry.section)
+        if mark:
+            out.append((entry, mark))
+    return out
+
+
 def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, skip=(),
              today: date | None = None) -> FitPlan:
     """The fit plan for the seat at ``memory_dir`` whose MEMORY.md is ``index``.
 
-    Steps of one kind are planned on the same index and written with one splice, checked against the
-    pointer graph once (a batch that would break a pointer is planned again one step at a time, each
-    step checked by its lever). A skipped step still counts as taken when the next steps are chosen,
-    so the numbers stay those of the full plan; the plan then says if the target is missed."""
+    Trims and merges are each planned on the same index and written with one splice, checked
+    against the pointer graph once (a batch that would add a pointer problem is planned again one
+    step at a time, each step checked by its lever). A skipped step still counts as taken when the
+    next steps are chosen, so the numbers stay those of the full plan; the plan then says if the
+    target is missed."""
     memory_dir = Path(memory_dir)
     today = today or date.today()
     skip = set(skip)
@@ -233,13 +223,11 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
     before_report = check_pointers(memory_dir, parsed_index=index)
 
     def breaks_pointers(files: dict[str, bytes | None], parsed: HotIndex | None = None) -> list[str]:
-        after = check_pointers(memory_dir, overrides=files, parsed_index=parsed)
-        orphans, dangling = merge.new_problems(before_report, after)
-        return orphans + dangling
+        return added_problems(before_report, check_pointers(memory_dir, overrides=files, parsed_index=parsed))
 
     # 1. Trims: the longest entries first, each into the detail file it already links to (once per file).
     edits, details, bases = [], {}, {}
-    for entry in sorted((e for e in index.entries if e.nbytes >= TRIM_THRESHOLD and e.section != merge.IDENTITY_SECTION),
+    for entry in sorted((e for e in index.entries if e.nbytes >= TRIM_THRESHOLD and not fold.is_protected(e.section)),
                         key=lambda e: (-e.nbytes, e.line)):
         if projected <= target:
             break
@@ -255,7 +243,7 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
         saved = (edit[1] - edit[0]) - len(edit[2])
         if name != detail or saved <= 0:
             continue
-        reason = f"{saved:,} B of detail move verbatim into {detail}; the lesson line stays"
+        reason = f"{saved:,} B of story move verbatim into {detail}; the lesson stays in the index"
         if step("trim", [entry.id], [entry.line], saved, reason, [detail]):
             edits.append(edit)
             details[detail] = files[detail]
@@ -264,7 +252,7 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
         files = {INDEX_NAME: index.splice(edits), **details}
         broken = breaks_pointers(files)
         if broken:  # one of them moved a pointer it should not have: let the lever judge each alone
-            left_out.append("trims checked one at a time: together they would break " + ", ".join(broken))
+            left_out.append("trims checked one at a time: together they would add " + ", ".join(broken))
             for trim_step in [s for s in steps if s.kind == "trim" and s.selected]:
                 try:
                     state.take(trim.plan_trim(memory_dir, state.index, trim_step.entry_ids[0], kind="split"))
@@ -280,7 +268,8 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
         for candidate in merge.find_candidates(current, limit=MAX_MERGES):
             if projected <= target:
                 break
-            if taken & set(candidate.entry_ids):
+            if taken & set(candidate.entry_ids) or any(fold.is_protected(current.entry(i).section)
+                                                        for i in candidate.entry_ids):
                 continue
             repeats = _may_repeat(current, candidate) and _true_duplicate(current, candidate)
             if not repeats and len(candidate.entry_ids) == 2:
@@ -312,44 +301,94 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
             else:
                 state.take(Change("fit merges", files, base={INDEX_NAME: digest(index.raw)}), merged)
 
-    # 3. Archive: dated entries, oldest first, as few as reach the target; one step.
+    # 3. Archive: only entries the bearer's own words mark finished, the largest first, as few as
+    # reach the target; the others that look finished become a question.
+    asked: list[tuple[object, str]] = []
     if projected > target:
         current = state.index
-        order = slash_order(current)
-        headings = heading_dates(current, order)
-        days = ((entry_date(e, order, headings), e.line, e) for e in current.entries
-                if e.section != merge.IDENTITY_SECTION)
-        dated = sorted((t for t in days if t[0]), key=lambda t: (t[0], t[1]))
-        chosen, going = [], 0
-        # What archiving each takes from the index: its lines, and a paragraph's blank line with it.
-        sizes = {cut.entry.id: cut.end - cut.start for cut in removal_cuts(current, [t[2] for t in dated])}
-        for _day, _line, entry in dated:
+        marked = finished_entries(current)
+        # The line that leads to ARCHIVE.md, when the index has none yet, costs bytes too.
+        chosen, going = [], 0 if archive.links_archive(current) else -len(archive.ARCHIVE_POINTER.encode()) - 3
+        for entry, mark in sorted(marked, key=lambda t: (-t[0].nbytes, t[0].line)):
             if projected - going <= target:
-                break
-            chosen.append(entry)
-            going += sizes[entry.id]
+                asked.append((entry, mark))
+                continue
+            chosen.append((entry, mark))
+            going += entry.nbytes
+        chosen.sort(key=lambda t: t[0].line)
+        if going <= 0:  # archiving them would not even pay for the line to ARCHIVE.md: ask instead
+            asked, chosen = marked, []
         if chosen:
-            ids = [e.id for e in chosen]
+            ids = [e.id for e, _mark in chosen]
             try:
-                # A dated heading (a sprint, a session) left empty goes with its entries; restore
-                # brings it back. An undated one is the index's own skeleton: it stays.
-                dated = section_dates(current, order)
-                logs = {s.heading for s in archive.emptied_sections(current, ids) if s.line in dated}
+                # A heading that itself marks its entries finished ("## Done") goes with them; restore
+                # brings it back. Any other heading is the index's own skeleton: it stays.
+                logs = {s.heading for s in archive.emptied_sections(current, ids) if finished_mark("", s.heading)}
                 change = archive.plan_archive(memory_dir, current, ids, today=today, drop_empty_sections=logs)
             except CuratorError as err:
                 left_out.append(f"archive: {err.message}")
+                asked = marked
             else:
-                if change.warnings:
-                    left_out.append("archive: " + "; ".join(change.warnings))
+                broken = breaks_pointers({**state.files, **change.files})
+                if change.bytes_saved <= 0:
+                    asked = marked
+                elif broken:
+                    left_out.append("archive: it would add " + ", ".join(broken))
+                    asked = marked
                 else:
-                    span = f"{entry_date(chosen[0], order, headings)} to {entry_date(chosen[-1], order, headings)}"
-                    reason = f"{len(chosen)} dated entr{'y' if len(chosen) == 1 else 'ies'}, oldest first ({span})"
-                    if step("archive", ids, _lines(index, current, ids), change.bytes_saved, reason, ["ARCHIVE.md"]):
+                    on_disk = _lines(index, current, ids)
+                    marks = "; ".join(f"line {line}: {mark}" for line, (_e, mark) in zip(on_disk, chosen[:6]))
+                    reason = (f"{len(chosen)} entr{'y' if len(chosen) == 1 else 'ies'} marked finished in the "
+                              f"bearer's own words ({marks}{'; …' if len(chosen) > 6 else ''})")
+                    if step("archive", ids, on_disk, change.bytes_saved, reason, ["ARCHIVE.md"]):
                         state.take(change)
+    else:
+        asked = finished_entries(state.index)
+
+    # 4. Folds: the smallest facet that alone reaches the target, else the largest, until it is met.
+    stepped: set[tuple[str, str]] = set()
+    for _round in range(MAX_FOLDS):
+        if projected <= target:
+            break
+        current = state.index
+        need = projected - target
+        open_facets = [f for f in fold.facets(current) if (f.kind, f.name) not in stepped]
+        reaching = sorted((f for f in open_facets if f.nbytes >= need), key=lambda f: (f.nbytes, f.name))
+        planned: dict[tuple[str, str], tuple] = {}
+        for facet in reaching + open_facets[:1]:  # the smallest that may reach the target, then the largest
+            if (facet.kind, facet.name) in stepped or (facet.kind, facet.name) in planned:
+                continue
+            try:
+                change = facet.plan(memory_dir, current, overrides=state.files)
+            except CuratorError as err:
+                left_out.append(f"fold {facet.name}: {err.message}")
+                stepped.add((facet.kind, facet.name))
+                continue
+            if change.bytes_saved > 0:
+                planned[(facet.kind, facet.name)] = (facet, change)
+            if change.bytes_saved >= need:
+                break
+        enough = [p for p in planned.values() if p[1].bytes_saved >= need]
+        chosen_fold = (min(enough, key=lambda p: p[1].bytes_saved) if enough
+                       else max(planned.values(), key=lambda p: p[1].bytes_saved, default=None))
+        if chosen_fold is None and open_facets[1:]:
+            stepped.update((f.kind, f.name) for f in open_facets[:1])  # it cannot fold: try the next one
+            continue
+        if chosen_fold is None:
+            break
+        facet, change = chosen_fold
+        stepped.add((facet.kind, facet.name))
+        (name,) = [n for n in change.names if n != INDEX_NAME]
+        what = f"section '{facet.name}'" if facet.kind == "section" else f"the entries sharing {facet.name}"
+        reason = f"{what}: {len(facet.entry_ids)} entries move verbatim into {name}; one line links it"
+        lines = _lines(index, current, facet.entry_ids)
+        if step("fold", facet.entry_ids, lines, change.bytes_saved, reason, [name]):
+            state.take(change)
+    left_out = [note for note in left_out if not note.startswith("fold ") or projected > target]
 
     change = None
     if state.files:
-        counts = {k: sum(1 for s in steps if s.selected and s.kind == k) for k in ("trim", "merge", "archive")}
+        counts = {k: sum(1 for s in steps if s.selected and s.kind == k) for k in KINDS}
         what = ", ".join(f"{k} x{n}" for k, n in counts.items() if n)
         entry_ids = tuple(i for s in steps if s.selected for i in s.entry_ids)
         change = Change(description=f"fit under {target:,} B ({what})", files=dict(state.files),
@@ -357,10 +396,18 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
                         base={**state.base, INDEX_NAME: digest(index.raw)})
     after = (check_pointers(memory_dir, overrides=dict(change.files), parsed_index=state.index).problem_count
              if change else None)
+    questions = []
+    asked = [(e, m) for e, m in asked if state.index.has_entry(e.id)]
+    if asked:
+        n = len(asked)
+        questions.append(FitQuestion(
+            f"archive {'this entry' if n == 1 else f'these {n} entries'} that look{'s' if n == 1 else ''} finished?",
+            tuple(e.id for e, _m in asked), _lines(index, state.index, [e.id for e, _m in asked]),
+            tuple(m for _e, m in asked)))
     largest = sorted(state.index.entries, key=lambda e: (-e.nbytes, e.line))[:3]
     return FitPlan(target, len(index.raw), len(state.index.raw), tuple(steps), change, tuple(left_out),
                    before_report.problem_count, before_report.problem_count if after is None else after,
-                   tuple((e.line, e.nbytes) for e in largest))
+                   tuple((e.line, e.nbytes) for e in largest), tuple(questions), protected_bytes(index))
 
 
 # -- verification (for tests and the command's own report) ---------------------------------------------
@@ -375,7 +422,8 @@ def _plain(text: str) -> str:
 
 def unkept_clauses(before: bytes, files_after: dict[str, bytes | None]) -> list[str]:
     """Clauses of MEMORY.md's removed or changed lines that no live memory file holds verbatim
-    (link destinations aside: moving text rebases them). Empty: nothing was lost."""
+    (link destinations aside: moving text rebases them; a lesson mark such as `` → `` parts two
+    clauses, as a split does). Empty: nothing was lost."""
     old_lines = before.removeprefix(BOM).decode("utf-8", "replace").splitlines()
     new_index = (files_after.get(INDEX_NAME) or b"").removeprefix(BOM).decode("utf-8", "replace")
     kept = set(new_index.splitlines())
@@ -386,6 +434,8 @@ def unkept_clauses(before: bytes, files_after: dict[str, bytes | None]) -> list[
             continue
         body = merge.LIST_MARKER.sub("", line.strip(), count=1)
         for clause in clauses(body):
-            if _plain(clause) not in live:
-                missing.append(clause)
+            # A split keeps the lesson from its mark on ("story → fix"): each side is a clause of its own.
+            for part in trim.LESSON_MARK.split(clause):
+                if part.strip() and _plain(part.strip()) not in live:
+                    missing.append(part.strip())
     return missing

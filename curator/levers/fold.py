@@ -26,9 +26,10 @@ from pathlib import Path
 from curator.change import Change, digest
 from curator.errors import InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex, Section, parse_index
-from curator.levers.archive import UNSECTIONED, append_to_section, table_head
-from curator.levers.merge import IDENTITY_SECTION, new_problems
+from curator.levers.archive import UNSECTIONED
+from curator.levers.merge import IDENTITY_SECTION
 from curator.levers.placement import removal_spans
+from curator.levers.pointer_delta import added_problems
 from curator.levers.relink import destinations, move_bytes, rebase
 from curator.levers.text import content_end, entries_by_id, entry_source, entry_start, plain_words, read_optional
 from curator.pointers import check_pointers
@@ -36,7 +37,7 @@ from curator.slugs import github_slug, heading_slugs
 
 INDEX_NAME = "MEMORY.md"
 PREFIX = "folded-"
-WEAK_SPOTS = re.compile(r"weak[\s_-]*spots?", re.IGNORECASE)
+WEAK_SPOTS = re.compile(r"weak[\s_-]*spots?|약점|弱点|弱み|слабые\s+места", re.IGNORECASE)
 LINE_BUDGET = 320  # bytes the fold line may take with the entries' titles (the facet and count always fit)
 TITLE_CHARS = 48  # one entry's title in the fold line, at most
 MIN_FACET = 2  # entries: a facet of one is no coarser map
@@ -222,18 +223,11 @@ def _fold_entries(memory_dir: Path, index: HotIndex, ids: list[str], facet: str 
     name = detail_name(memory_dir, facet, overrides)
     nl = index.newline
     label = f"`{facet}`" if facet.endswith("*") else facet  # a file-name pattern, not emphasis
-    header = _file_header(label, f"facet {label}", len(entries), nl)
-    doc = parse_index(header)
-    levels = {s.heading: s.level for s in index.sections}
-    for heading in dict.fromkeys(e.section for e in entries):
-        group = [e for e in entries if e.section == heading]
-        parts = []
-        for entry in group:
-            raw = index.raw[entry_start(index, entry):entry.end_offset]
-            raw = raw if raw.endswith(b"\n") else raw + nl
-            parts.append((move_bytes(raw, INDEX_NAME, name), table_head(index, entry), entry.kind))
-        at, data = append_to_section(doc, heading or UNSECTIONED, max(levels.get(heading, 2), 2), parts)
-        doc = parse_index(doc.raw[:at] + data + doc.raw[at:])
+    body = b""
+    for heading in dict.fromkeys(e.section for e in entries):  # each section's entries under its heading
+        title = ("## " + (heading or UNSECTIONED)).encode("utf-8")
+        body += nl + title + nl + nl + _group_block(index, [e for e in entries if e.section == heading], nl)
+    detail = _file_header(label, f"facet {label}", len(entries), nl) + move_bytes(body, INDEX_NAME, name)
     first = entries[0]
     marker = LIST_MARKER.match(first.text)
     lead = marker.group(0) if marker else ""
@@ -243,7 +237,20 @@ def _fold_entries(memory_dir: Path, index: HotIndex, ids: list[str], facet: str 
     if any(a < keep_to and b > keep_from for a, b in spans):
         raise InputError(f"entry {first.id} cannot hold the fold line where it stands", path=INDEX_NAME)
     new_index = index.splice([(keep_from, keep_to, line)] + [(a, b, b"") for a, b in spans])
-    return _change(memory_dir, index, new_index, name, doc.raw, entries, f"facet {facet}", overrides)
+    return _change(memory_dir, index, new_index, name, detail, entries, f"facet {facet}", overrides)
+
+
+def _group_block(index: HotIndex, group: list[Entry], nl: bytes) -> bytes:
+    """The entries' bytes one after another, as written; a blank line parts a paragraph or a § block
+    from its neighbours (items of a list follow each other)."""
+    out, previous = b"", None
+    for entry in group:
+        raw = index.raw[entry_start(index, entry) : entry.end_offset]
+        if previous is not None and not previous == entry.kind == "item":
+            out += nl
+        out += raw if raw.endswith(b"\n") else raw + nl
+        previous = entry.kind
+    return out
 
 
 def _change(memory_dir: Path, index: HotIndex, new_index: bytes, name: str, detail: bytes, entries: list[Entry],
@@ -252,9 +259,9 @@ def _change(memory_dir: Path, index: HotIndex, new_index: bytes, name: str, deta
     before = check_pointers(memory_dir, overrides={k: v for k, v in overrides.items() if k != INDEX_NAME},
                             parsed_index=index)
     after = check_pointers(memory_dir, overrides={**overrides, **files})
-    orphans, dangling = new_problems(before, after)
-    if orphans or dangling:  # e.g. a link elsewhere to a heading that moved: folding must never lose a pointer
-        raise InputError(f"folding {what} would break pointers: {', '.join(orphans + dangling)}", path=INDEX_NAME)
+    broken = added_problems(before, after)
+    if broken:  # e.g. a link elsewhere to a heading that moved: folding must never lose a pointer
+        raise InputError(f"folding {what} would break pointers: {', '.join(broken)}", path=INDEX_NAME)
     return Change(
         description=f"fold {what} ({len(entries)} entries) into {name}",
         files=files,
@@ -291,7 +298,8 @@ def shared_facet(entries: list[Entry]) -> str:
         for stem in stems[1:]:
             common &= set(_prefixes(stem))
         if common:
-            return max(common, key=len) + "-*"
+            prefix = max(common, key=len)
+            return prefix + stems[0][len(prefix)] + "*"
     tags = set.intersection(*(set(TAG.findall(e.text)) for e in entries)) if entries else set()
     if tags:
         return "#" + sorted(tags)[0]
@@ -325,10 +333,12 @@ def facets(index: HotIndex) -> list[Facet]:
             by_prefix[prefix].append(entry)
         for tag in set(TAG.findall(entry.text)):
             by_tag[tag].append(entry)
-    for kind, groups, label in (("prefix", by_prefix, "{}-*"), ("tag", by_tag, "#{}")):
+    for kind, groups in (("prefix", by_prefix), ("tag", by_tag)):
         for key, group in groups.items():
             if len(group) >= MIN_FACET:
-                found.append(Facet(kind, label.format(key), tuple(e.id for e in group), sum(e.nbytes for e in group)))
+                # A prefix is named as the files are: ``feedback_*``, ``project_wee-*``.
+                name = key + _link_stem(group[0])[len(key)] + "*" if kind == "prefix" else "#" + key
+                found.append(Facet(kind, name, tuple(e.id for e in group), sum(e.nbytes for e in group)))
     # The same entries under a shorter prefix add nothing: keep the most specific name.
     unique: dict[tuple[str, ...], Facet] = {}
     for facet in found:

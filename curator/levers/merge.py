@@ -1,13 +1,11 @@
 """Merge-facet: entries that say the same thing become one line, and no pointer is lost on the way.
 
-Candidates (``find_candidates``): pairs found through the index's rarer words and weighed by how
-many entries share each word (``curator.levers.similarity``: a tag suffix or boilerplate many
-entries carry weighs little; link texts and linked file names count), then costed by their default
-merge. A pair is shown when that merge keeps every fact and still saves real bytes (what a bearer
-gains), or when one entry indexes the detail file the other cites (a link, or a file named in a code
-span) and their content overlaps, or when an entry says of itself that it is superseded (it goes into
-the entry that shares most with it); the ones that save most come first. Exact repeats of any count are one group. Template identity lines
-are never candidates.
+Candidates (``find_candidates``): pairs or small groups with the evidence a careful bearer would
+accept (``curator.levers.candidates``: one detail file indexed twice or thrice, a supersession that
+names its successor, containment, one subject, a repeat, or wording rare in this index), each costed
+by its default merge. Wording alone must also save real bytes; the other kinds stand on their own.
+Each candidate carries its evidence (``kind``, ``evidence``) and says it in ``reason``. Template
+identity lines are never candidates.
 
 A merge puts one entry in the place of the first: one headline (its first line, then the other first
 lines' clauses whose content words it does not say yet, less a trailing fragment it says already,
@@ -33,7 +31,9 @@ from curator.change import Change, digest
 from curator.errors import CuratorError, InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex
 from curator.levers.placement import removal_spans
-from curator.levers.similarity import Weights, entry_words, stem, words_of
+from curator.levers.candidates import (STRONG, Evidence, Facts, citing_pairs, containing_pairs, old_marked,
+                                       shared_words, subject_pairs, superseding_pairs, target_groups, written_target)
+from curator.levers.similarity import Weights, stem, words_of
 from curator.levers.text import clauses, content_end, depth_map, entries_by_id, entry_source, entry_start
 from curator.pointers import PointerReport, check_pointers
 
@@ -62,6 +62,8 @@ class Candidate:
     section: str = ""  # '' when the entries sit in different sections
     shared_target: str = ""  # a detail file every entry links to, if any
     merged: str = field(default="", compare=False, repr=False)  # the default merged text costed
+    kind: str = ""  # the evidence: same-target | supersedes | contained | same-subject | same-words | repeat
+    evidence: tuple[str, ...] = ()  # what backs it: the target, the marker and the name, the shared words
 
 
 def file_targets(entry: Entry) -> set[str]:
@@ -80,28 +82,9 @@ LOOSE_SAID = 0.3
 SAME_TARGET_SAID = 0.35  # dice enough for two entries indexing one detail to be one entry
 
 
-def shared_target(a: Entry, b: Entry) -> str:
-    """The detail (file and anchor) both entries link to, when one of them indexes it: its line
-    opens with that link (``- [Title](file.md) — hook``). '' if none."""
-    targets = pointer_keys(a) & pointer_keys(b)
-    for target in sorted(targets):
-        if leading_target(a) == target or leading_target(b) == target:
-            return target
-    return ""
-
-
 # A file named in a code span (`docs/codex-config.md`): many indexes name their detail files so,
 # without a link. Such a name is a detail the entry cites, as a link is (never checked as a pointer).
 FILE_SPAN = re.compile(r"`(?:\./)?([\w~-][\w.~/-]*\.[A-Za-z][\w]{0,5})`")
-
-
-def pointer_keys(entry: Entry) -> set[str]:
-    """file#anchor of the entry's file links (decoded), or file alone; and files named in code spans."""
-    keys = {link.path + (f"#{link.anchor}" if link.anchor else "") for link in entry.pointers
-            if link.kind == "file" and link.path and link.style != "image"}
-    if "`" in entry.text:
-        keys.update(FILE_SPAN.findall(entry.text))
-    return keys
 
 
 BARE_WORDS = 3  # content words besides the target's name up to which an entry only points at it
@@ -151,57 +134,49 @@ def superseded(entry: Entry) -> bool:
     return any(bit in first for bit in ("upersed", "UPERSED", "bsolete", "BSOLETE")) and bool(SUPERSEDED.search(first))
 
 
-def replacing_pairs(entries: list[Entry], words: Weights) -> dict[tuple[int, int], float]:
-    """(i, j) -> score for each superseded entry and the entry that replaced it: the one sharing the
-    most weight with it (its section first), when they share at least two words."""
-    found = {}
-    for i, entry in enumerate(entries):
-        if not superseded(entry):
-            continue
-        best, best_key = None, (0.0, 0.0)
-        for j, other in enumerate(entries):
-            if j == i or superseded(other):
-                continue
-            score = words.score(i, j)
-            key = (other.section == entry.section, score.shared)
-            if score.words >= 2 and key > best_key:
-                best, best_key = j, key
-        if best is not None:
-            found[(min(i, best), max(i, best))] = 100 * words.score(i, best).dice
-    return found
+def candidate_pairs(entries: list[Entry]) -> tuple[dict[tuple[int, int], tuple[float, str, Evidence]],
+                                                     list[tuple[tuple[int, ...], float, str, Evidence]]]:
+    """Every pair worth costing, (i, j) -> (score 0-100, shared target, evidence), and the groups of
+    two or three entries that index one detail file (``curator.levers.candidates`` says why each)."""
+    facts = [Facts(entry) for entry in entries]
+    words = Weights([fact.prose_words for fact in facts])
+    # A category line pairs with nothing by its words; nor does an entry that says it is superseded:
+    # it goes only with the entry it names (a neighbour sharing its words is not its successor).
+    labels = [fact.label or fact.old for fact in facts]
+    rare_pairs = words.pairs()
+    found: dict[tuple[int, int], tuple[float, str, Evidence]] = {}
 
+    def put(pair: tuple[int, int], score: float, target: str, evidence: Evidence) -> None:
+        if pair not in found or found[pair][2].strength < evidence.strength:
+            found[pair] = (score, target, evidence)
 
-def candidate_pairs(entries: list[Entry]) -> list[tuple[int, int, float, str]]:
-    """(i, j, score 0-100, shared target) of every pair worth costing: one target, or enough rare
-    words in common that both say mostly the same, or that one says a part of the other."""
-    words = Weights([entry_words(entry) for entry in entries])
-    found: dict[tuple[int, int], tuple[float, str]] = {}
-    for (i, j), rare in words.pairs().items():
-        if not words.may_reach(i, j, rare, LOOSE_SAID):
+    unmarked = {(i, j) for i, j in rare_pairs if not (labels[i] or labels[j])}
+    for pair, evidence in containing_pairs(facts, unmarked).items():
+        put(pair, 100 * words.score(*pair).overlap, "", evidence)
+    for pair, evidence in subject_pairs(facts).items():
+        put(pair, 100 * words.score(*pair).dice, "", evidence)
+    for pair, evidence in superseding_pairs(facts).items():
+        put(pair, 100 * words.score(*pair).dice, "", evidence)
+    for i, j, key in citing_pairs(facts):
+        # One detail indexed by one line and cited by another that says mostly the same.
+        score = words.score(i, j)
+        if score.dice >= SAME_TARGET_SAID or score.overlap >= SUBSET_SAID:
+            target = written_target(entries[i], key)
+            put((min(i, j), max(i, j)), 100 * score.dice, target,
+                Evidence("same-target", (target, *shared_words(entries, words, i, j)[:3]), STRONG["same-target"]))
+    for (i, j), rare in rare_pairs.items():  # wording last: a pair with stronger evidence keeps it
+        if (i, j) in found or labels[i] or labels[j] or not words.may_reach(i, j, rare, LOOSE_SAID):
             continue
         score = words.score(i, j)
-        if score.words >= MIN_SHARED and (score.dice >= LOOSE_SAID):
-            found[(i, j)] = (100 * max(score.dice, score.overlap * SAME_SAID / SUBSET_SAID), "")
-    by_target: dict[str, list[int]] = {}
-    for i, entry in enumerate(entries):
-        for target in pointer_keys(entry):
-            by_target.setdefault(target, []).append(i)
-    for target, members in by_target.items():
-        if len(members) > 8:  # a hub many entries cite is no one detail
-            continue
-        for x, i in enumerate(members):
-            for j in members[x + 1 :]:
-                if shared_target(entries[i], entries[j]) != target:
-                    continue
-                # One detail indexed twice, with content that overlaps beyond citing it, or a bare
-                # pointer ("Details in topic file: `x.md`") beside the line that describes x.md.
-                score = words.score(i, j)
-                if (score.dice >= SAME_TARGET_SAID or score.overlap >= SUBSET_SAID
-                        or bare_pointer(entries[i], target) or bare_pointer(entries[j], target)):
-                    found[(i, j)] = (max(found.get((i, j), (0.0, ""))[0], 100 * score.dice), target)
-    for pair, score in replacing_pairs(entries, words).items():
-        found.setdefault(pair, (score, ""))
-    return [(i, j, score, target) for (i, j), (score, target) in found.items()]
+        if score.words >= MIN_SHARED and score.dice >= LOOSE_SAID:
+            put((i, j), 100 * max(score.dice, score.overlap * SAME_SAID / SUBSET_SAID), "",
+                Evidence("same-words", shared_words(entries, words, i, j)))
+    groups = []
+    for members, key in target_groups(facts):
+        target = written_target(entries[members[0]], key)
+        score = 100 * min(words.score(i, j).dice for x, i in enumerate(members) for j in members[x + 1:])
+        groups.append((members, score, target, Evidence("same-target", (target,), STRONG["same-target"])))
+    return found, groups
 
 
 def repeat_groups(entries: list[Entry]) -> list[list[int]]:
@@ -217,42 +192,46 @@ def repeat_groups(entries: list[Entry]) -> list[list[int]]:
 def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = 0.0) -> list[Candidate]:
     """Merge candidates a careful bearer would accept, the ones that save the most first.
 
-    Pairs come from ``candidate_pairs``; groups of three or more are entries all pairwise similar.
-    Each is costed by its default merge (``merged_entry_text``); pairs that would save less than
-    ``MIN_SAVING`` bytes are not shown unless they link to one detail. Template identity lines are
-    never candidates. ``cutoff`` (0-100) drops pairs scoring lower (shared-target pairs stay)."""
+    Pairs and target groups come from ``candidate_pairs``, each with its evidence; groups of three or
+    more are also entries all pairwise alike in wording. Each is costed by its default merge
+    (``merged_entry_text``). Evidence that stands on its own (one detail file, a repeat, a supersession
+    that names its successor, containment, one subject) is shown whatever the merge saves; a pair
+    alike only in wording is shown when its merge keeps every fact and saves real bytes. Template
+    identity lines are never candidates. ``cutoff`` (0-100) drops wording pairs scoring lower."""
     entries = [entry for entry in index.entries if entry.section != IDENTITY_SECTION]
     repeats = repeat_groups(entries)
     repeated = {i for members in repeats for i in members[1:]}  # each repeat goes with its first copy
-    pairs = {(i, j): (score, target) for i, j, score, target in candidate_pairs(entries)
-             if (score >= cutoff or target) and i not in repeated and j not in repeated}
-    scores = {pair: score for pair, (score, _target) in pairs.items()}
-    groups = [(tuple(group), score, target) for group, score, target in _groups(entries, scores)]
-    groups += [(tuple(members), 100.0, "") for members in repeats]
-    group_of = {i: n for n, (group, _s, _t) in enumerate(groups) for i in group}
-    ranked = [((i, j), score, target) for (i, j), (score, target) in pairs.items()
+    found, target_groups_ = candidate_pairs(entries)
+    pairs = {(i, j): value for (i, j), value in found.items()
+             if (value[0] >= cutoff or value[2].strength) and i not in repeated and j not in repeated}
+    scores = {pair: score for pair, (score, _target, evidence) in pairs.items() if not evidence.strength}
+    groups = [(tuple(group), score, target, Evidence("same-words", ())) for group, score, target in _groups(entries, scores)]
+    groups += [group for group in target_groups_ if not repeated & set(group[0])]
+    groups += [(tuple(members), 100.0, "", Evidence("repeat", (), STRONG["repeat"])) for members in repeats]
+    group_of = {i: n for n, (group, *_rest) in enumerate(groups) for i in group}
+    ranked = [((i, j), score, target, evidence) for (i, j), (score, target, evidence) in pairs.items()
               if group_of.get(i, -1) != group_of.get(j, -2)]  # a pair inside a group is the group's
     ranked += groups
     plain = plain_text(index)
     costed = []
-    for group, score, target in ranked:
+    for group, score, target, evidence in ranked:
         members = lead_first([entries[i] for i in sorted(group)])
-        candidate = _candidate(index, members, score, target, plain)
+        candidate = _candidate(index, members, score, target, plain, evidence)
         if (len(members) == 2 and not leading_target(members[0])
                 and (candidate is None or candidate.bytes_saved < members[0].nbytes)):
             # Neither indexes a file: the one whose place and wording are kept is the one that saves
             # more (kept the other way round, the merge saves at most the first entry's bytes).
-            other = _candidate(index, members[::-1], score, target, plain)
+            other = _candidate(index, members[::-1], score, target, plain, evidence)
             if other is not None and (candidate is None or other.bytes_saved > candidate.bytes_saved):
                 candidate = other
         if candidate is None:
             continue
         smaller = min(index.entry(i).nbytes for i in candidate.entry_ids)
-        # What the honest merge really saves is the evidence: two paraphrases keep both wordings and
-        # save nothing; an entry that repeats another is saved almost whole.
+        # Wording alone is weak evidence: the honest merge must save bytes too. Two paraphrases keep
+        # both wordings and save nothing; an entry that repeats another is saved almost whole.
         saved = candidate.bytes_saved
-        if target or any(map(superseded, members)) or (saved >= MIN_SAVING and saved >= SAVED_SHARE * smaller
-                      and (score >= SIMILAR or saved >= REPEATED_SHARE * smaller)):
+        if evidence.strength or (saved >= MIN_SAVING and saved >= SAVED_SHARE * smaller
+                                 and (score >= SIMILAR or saved >= REPEATED_SHARE * smaller)):
             costed.append(candidate)
     costed.sort(key=lambda c: (-c.bytes_saved, -c.score, c.entry_ids))
     return costed[:limit]
@@ -291,23 +270,43 @@ def plain_text(index: HotIndex) -> bool:
     return not index.decode_error_offsets and b"\r" not in index.raw
 
 
-def _candidate(index: HotIndex, group: list[Entry], score: float, target: str, plain: bool) -> Candidate | None:
+def _candidate(index: HotIndex, group: list[Entry], score: float, target: str, plain: bool,
+               evidence: Evidence | None = None) -> Candidate | None:
     try:
         merged = merged_entry_text(index, group, plain=plain)
     except InputError:
         return None
+    evidence = evidence or Evidence("same-target" if target else "same-words", (target,) if target else ())
     saved = bytes_saved(index, group, merged)
     section = group[0].section if len({e.section for e in group}) == 1 else ""
     share = round(100 * saved / max(1, min(entry.nbytes for entry in group[1:])))
     where = f"in section '{section or '(top)'}'" if section else "across sections"
-    if any(map(superseded, group)):
-        old = next(entry for entry in group if superseded(entry))
-        reason = f"line {old.line} says it is superseded; its links go into the entry that replaced it"
-    elif target:
-        reason = f"both index {target}"
-    else:
-        reason = f"the merge keeps every fact and saves {share}% of the shorter entry, {where}"
-    return Candidate(tuple(e.id for e in group), round(float(score), 1), saved, reason, section, target, merged)
+    return Candidate(tuple(e.id for e in group), round(float(score), 1), saved,
+                     _reason(group, evidence, target, share, where), section, target, merged,
+                     kind=evidence.kind, evidence=evidence.shown)
+
+
+def _reason(group: list[Entry], evidence: Evidence, target: str, share: int, where: str) -> str:
+    """Why the entries may be one, with the evidence itself (the app and ``--json`` show it)."""
+    lines = ", ".join(str(entry.line) for entry in group)
+    shown = ", ".join(evidence.shown)
+    if evidence.kind == "supersedes":
+        marker, named = evidence.shown
+        says = next((e for e in group if marker in e.text.partition("\n")[0]), group[0])
+        if old_marked(says):
+            return (f"line {says.line} says it is superseded (\"{marker}\") and names {named}; "
+                    f"its links go into the entry that replaced it")
+        return f"line {says.line} says it {marker.lower()} {named}"
+    if evidence.kind == "same-target":
+        extra = f" (both say: {', '.join(evidence.shown[1:])})" if len(evidence.shown) > 1 else ""
+        return f"lines {lines} index one detail file, {target or evidence.shown[0]}{extra}"
+    if evidence.kind == "repeat":
+        return f"lines {lines} say the same words"
+    if evidence.kind == "contained":
+        return f"{shown}: everything it says, the other says too; the merge saves {share}% of the shorter, {where}"
+    if evidence.kind == "same-subject":
+        return f"lines {lines} both describe {shown}"
+    return f"same rare words ({shown}); the merge keeps every fact and saves {share}% of the shorter entry, {where}"
 
 
 # -- the merge ---------------------------------------------------------------------------------

@@ -54,13 +54,35 @@ def stem(word: str) -> str:
                     return word[:-3] + "y"
                 if suffix == "s" and word.endswith("ss"):
                     return word
-                return word[: -len(suffix)]
-    return word
+                if suffix == "es" and not word[:-2].endswith(("s", "x", "z", "ch", "sh")):
+                    continue  # "rules" is "rule" + s, not "rul" + es
+                return _silent_e(word[: -len(suffix)])
+    return _silent_e(word)
+
+
+def _silent_e(word: str) -> str:
+    """A final silent e goes, so that rule/rules and merge/merged/merging meet at one stem."""
+    return word[:-1] if len(word) >= 4 and word.endswith("e") and word[-2] not in "aeiou" and word.isalpha() else word
+
+
+# Han, kana and hangul: written without spaces between words (or with particles glued on), so a run of
+# them is read as its overlapping character pairs: "实现了读取器" and "读取器已实现" share 读取, 取器.
+CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+")
+
+
+@lru_cache(maxsize=1 << 16)  # an index repeats its words: each is split once
+def _cjk_pairs(word: str) -> tuple[str, ...]:
+    """The word's CJK runs as character pairs (a run of one stays whole), its other letters as words."""
+    parts = [run for piece in CJK_RUN.split(word) for run in WORD.findall(piece)]
+    for run in CJK_RUN.findall(word):
+        parts += [run] if len(run) == 1 else [run[n : n + 2] for n in range(len(run) - 1)]
+    return tuple(parts)
 
 
 @lru_cache(maxsize=4096)  # a merge asks again for the same clauses
 def words_of(text: str) -> frozenset[str]:
-    """The stemmed content words of a text (stopwords and one-letter words left out)."""
+    """The stemmed content words of a text (stopwords and one-letter words left out; CJK runs read as
+    character pairs, their single characters kept)."""
     lowered = text.lower()
     if len(lowered) < 1024:
         words = set(WORD.findall(lowered))
@@ -70,7 +92,11 @@ def words_of(text: str) -> frozenset[str]:
         words = set()
         for piece in set(lowered.split()):
             words.update(WORD.findall(piece))
-    return frozenset(map(stem, {word for word in words if len(word) > 1} - STOPWORDS))
+    if not lowered.isascii():
+        for word in [w for w in words if CJK_RUN.search(w)]:
+            words.discard(word)
+            words.update(_cjk_pairs(word))
+    return frozenset(map(stem, {word for word in words if len(word) > 1 or CJK_RUN.match(word)} - STOPWORDS))
 
 
 def entry_words(entry: Entry) -> frozenset[str]:

@@ -18,9 +18,10 @@ from curator.index_model import BOM, Entry, HotIndex
 from curator.markdown import Link
 
 # Where one clause ends and the next begins: dashes used as separators, semicolons, sentence ends
-# (a space after . ! or ? and before anything but a lower-case letter). Every branch opens with a
-# space or a semicolon, which keeps the scan quick.
-CLAUSE_SEPARATOR = re.compile(r" (?:[—–] |- |(?<=[.!?] )(?=[^a-z]))|; ")
+# (a space after . ! or ? and before anything but a lower-case letter), and the CJK marks that end a
+# sentence or clause with no space after them (。；、！？). Every branch opens with a space, a
+# semicolon or one of those marks, which keeps the scan quick.
+CLAUSE_SEPARATOR = re.compile(r" (?:[—–] |- |(?<=[.!?] )(?=[^a-z]))|; |(?<=[。；、！？])\s*(?=\S)")
 OPENERS, CLOSERS = "[(", "])"
 
 

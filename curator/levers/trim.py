@@ -9,28 +9,33 @@ entry's own words begin, never cut inside a link, code span, brackets or bold.
 
 **Tighten** is a fixed list of mechanical rewrites, applied outside code spans, links and URLs:
 runs of spaces become one, trailing spaces on the last line go, a space before ``,``/``.``/``;``
-goes, an immediately repeated word goes (``the the``), a parenthetical that only repeats words
-already in the line goes, and a short list of filler phrases is shortened ("in order to" → "to",
-"due to the fact that" → "because", "basically"/"essentially"/"actually" dropped, …). It does not
-summarise or paraphrase, so it rarely saves much; it never touches code, links or numbers.
+goes, an immediately repeated lower-case word goes (``the the``), and a short list of filler
+phrases is shortened ("in order to" → "to", "due to the fact that" → "because",
+"basically"/"essentially"/"actually" dropped, …). It does not summarise or paraphrase, so it rarely
+saves much. A tighten that would drop a fact (``facts``: a number, a name, a code span, a
+parenthetical, a status word or a link) is not offered.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from curator.change import Change, digest
 from curator.errors import InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex, parse_index
-from curator.levers.merge import PROSE, new_problems
+from curator.levers.finished import OPEN_WORDS, finished_mark
+from curator.levers.merge import PROSE
+from curator.levers.pointer_delta import added_problems
 from curator.levers.relink import move_text
 from curator.markdown import links_in_text
 from curator.levers.text import (
     clause_cuts,
     content_end,
+    depth_map,
     entries_by_id,
     entry_source,
     entry_start,
@@ -61,6 +66,8 @@ FILLERS = [  # (pattern, replacement): wording that never carries the lesson
     (r"\bplease note that\s+", ""),
     (r"\b(?:basically|essentially|actually)\b,?\s+", ""),
 ]
+# The words the fillers above remove or rewrite: dropping them (capitalised or not) drops no name.
+FILLER_WORDS = {word for pattern, _ in FILLERS for word in re.findall(r"[a-z]+", pattern.replace("\\b", " "))} - {"s"}
 
 
 @dataclass(frozen=True)
@@ -105,7 +112,12 @@ def _suggest(memory_dir, index: HotIndex, entry: Entry, kind: str, limits: Limit
             raise InputError(f"entry {entry.id} is a table row: it is tightened, never split", path=INDEX_NAME)
         new_text, detail, files = _split(Path(memory_dir), index, entry)
     elif kind == "tighten":
-        new_text, detail = _tighten(entry_source(index, entry).rstrip("\n")), ""
+        old_text = entry_source(index, entry).rstrip("\n")
+        new_text, detail = _tighten(old_text), ""
+        dropped = sorted((facts(old_text) - facts(new_text)).elements())
+        if dropped:  # a tighten rewords filler, never a fact
+            raise InputError(f"tighten would drop {', '.join(dropped)} from entry {entry.id}: not offered",
+                             path=INDEX_NAME)
         files = {}
     else:
         raise InputError(f"unknown trim kind {kind!r} (split or tighten)")
@@ -118,9 +130,9 @@ def _suggest(memory_dir, index: HotIndex, entry: Entry, kind: str, limits: Limit
         base[detail] = digest(read_optional(Path(memory_dir), detail))
         before = check_pointers(Path(memory_dir), parsed_index=index)
         after = check_pointers(Path(memory_dir), overrides=files)
-        orphans, dangling = new_problems(before, after)
-        if orphans or dangling:  # a moved relative anchor, say: trimming must never lose a pointer
-            raise InputError(f"splitting {entry.id} would break pointers: {', '.join(orphans + dangling)}")
+        broken = added_problems(before, after)
+        if broken:  # a moved relative anchor, say: trimming must never lose a pointer
+            raise InputError(f"splitting {entry.id} would break pointers: {', '.join(broken)}")
     saved = len(index.raw) - len(new_index)
     change = Change(
         description=f"trim ({kind}) entry {entry.id}" + (f" into {detail}" if detail else ""),
@@ -153,17 +165,81 @@ def split_entry(memory_dir: str | Path, index: HotIndex, entry: Entry) -> tuple[
 
 # -- split -------------------------------------------------------------------------------------
 
-def lesson_cut(body: str) -> tuple[int, int] | None:
-    """(end of the lesson clause, start of the rest) in the first line's body, or None.
+# Where the lesson itself begins when the entry tells a story first: a weak spot's counter, a rule, a fix.
+# An arrow counts only between spaces ("story → counter: …"); "A+B→C" is an arrow inside one clause.
+LESSON_MARK = re.compile(r"(?<=\s)(?:(?:→|->|=>)(?=\s)|(?:counter|rule|fix|lesson|takeaway|remedy|do this)\s*[:：]"
+                         r"|(?:对策|教训|规则|対策|教訓|ルール|교훈|대책|규칙|урок|правило|решение)\s*[:：])", re.IGNORECASE)
+# A clause that opens with one of these is a rule's imperative: the lesson, wherever it stands.
+IMPERATIVE = re.compile(r"^(?:\*\*)?(?:never|always|don't|do not|must|avoid|prefer|use|run|check|keep|make sure|ensure|"
+                        r"only|stop|verify|remember|ask|wait|read|write|put|set|add|pin|test|"
+                        r"不要|必须|务必|禁止|请|绝不|切勿|先|必ず|常に|絶対に|禁止|반드시|항상|절대|금지|никогда|всегда|не )",
+                        re.IGNORECASE)
+# Words that make a clause a rule wherever they stand (Korean, Japanese, Chinese, Russian rules often
+# end with them), and the warning signs bearers open a rule with.
+RULE_WORDS = re.compile(r"\b(?:never|must|do not|don't|always)\b|말\s?것|마세요|하지\s?마|금지|필수|반드시|할\s?것|"
+                        r"しないこと|すること|してはいけない|禁止|必ず|不要|必须|务必|切勿|不得|нельзя|не\s+надо|"
+                        r"обязательно|запрещено|^\s*[⚠🚨🔒❗‼🔑🚩]", re.IGNORECASE)
+_WEAK_BREAK = "、"  # an enumeration comma parts items of a list, not the lesson from its story
 
-    The lesson is the text up to the first clause break after the entry's own words begin (a
-    leading ``[Title](file.md)`` alone is a title, not a lesson)."""
+
+def lesson_cut(body: str) -> tuple[int, int] | None:
+    """(end of the first clause, start of the rest) in the first line's body, or None.
+
+    The first clause is the text up to the first clause break after the entry's own words begin
+    (a leading ``[Title](file.md)`` alone is a title, not a lesson)."""
     lead = LEADING_LINK.match(body)
     skip = lead.end() if lead else 0
-    for start, end in clause_cuts(body):
+    cuts = clause_cuts(body)
+    strong = [c for c in cuts if body[c[0] - 1 : c[0]] != _WEAK_BREAK] or cuts
+    for start, end in strong:
         if start > skip and re.search(r"\w", body[skip:start]):
             return start, end
     return None
+
+
+def lesson_split(body: str) -> tuple[str, str] | None:
+    """(the text the index keeps, the text that moves), both verbatim pieces of ``body``, or None.
+
+    The kept text is the first clause, plus the clause that carries the lesson when that is a later
+    one: everything from a lesson mark on (``→``, ``counter:``, ``rule:``, ``fix:``, …), or else
+    the first clause that is an imperative ("never …", "always …", "不要 …"). The story between
+    moves; so does what follows an imperative."""
+    lead = LEADING_LINK.match(body)
+    skip = lead.end() if lead else 0
+    first = lesson_cut(body)
+    depths = depth_map(body)
+    mark = next((m for m in LESSON_MARK.finditer(body)
+                 if m.start() > skip and depths[m.start()] == 0 and re.search(r"\w", body[skip:m.start()])), None)
+    if mark is not None:
+        # The title (or the first clause, when it ends before the mark) and the lesson from the mark on stay.
+        head_end, rest_start = first if first and first[1] <= mark.start() else (skip, skip)
+        at = mark.start()
+        while at > rest_start and body[at - 1] == " ":
+            at -= 1
+        story = body[rest_start:at].strip(" —–-;,")
+        if not story.strip() or (head_end == skip and not skip):
+            return None  # the lesson is all there is (or nothing names the entry once the story goes)
+        return body[:head_end] + body[at:], story
+    if first is None:
+        return None
+    head_end, rest_start = first
+    # Every later clause that is a rule stays beside the first; the rest (the story) moves, each piece
+    # with the separator it had.
+    cuts = [c for c in clause_cuts(body) if c[0] >= head_end]
+    kept, moved = body[:head_end], ""
+    for n, (separator, start) in enumerate(cuts):
+        end = cuts[n + 1][0] if n + 1 < len(cuts) else len(body)
+        if is_rule(body[start:end]):
+            kept += body[separator:end]
+        else:
+            moved += body[separator:end] if moved else body[start:end]
+    moved = moved.strip(" —–-;")
+    return (kept, moved) if moved else None
+
+
+def is_rule(clause: str) -> bool:
+    """A clause that tells what to do or never do, or warns: it is a lesson, and stays in the index."""
+    return bool(IMPERATIVE.match(clause.lstrip(" *_")) or RULE_WORDS.search(clause))
 
 
 def _detail_target(memory_dir: Path, entry: Entry) -> str | None:
@@ -212,13 +288,13 @@ def _split(memory_dir: Path, index: HotIndex, entry: Entry) -> tuple[str, str, d
     marker = LIST_MARKER.match(first)
     prefix = marker.group(0) if marker else ""
     body = first[len(prefix) :].rstrip()
-    cut = lesson_cut(body)
-    if cut is None:
+    parts = lesson_split(body)
+    if parts is None:
         if not continuation:
             raise InputError(f"entry {entry.id} has no clause break to split at", path=INDEX_NAME)
         lesson, rest = body, ""
     else:
-        lesson, rest = body[: cut[0]], body[cut[1] :]
+        lesson, rest = parts
     moved = "\n".join(part for part in (rest, continuation) if part)
     if len(moved.encode("utf-8")) < MIN_MOVED:
         raise InputError(f"entry {entry.id}: too little to move", path=INDEX_NAME)
@@ -258,14 +334,23 @@ def _tighten_prose(text: str, whole_line: str) -> str:
         text = re.sub(pattern, lambda m, r=replacement: _match_case(m.group(0), r), text, flags=re.IGNORECASE)
     text = re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", text)
     text = re.sub(r"(?<=\w) +(?=[,;.](?:\s|$))", "", text)
-    text = re.sub(r"\b(?!(?:that|had)\b)([A-Za-z]{2,})( \1\b)+", r"\1", text, flags=re.IGNORECASE)
+    return re.sub(r"\b(?!(?:that|had)\b)([a-z]{2,})( \1\b)+", r"\1", text)
 
-    def redundant(match: re.Match) -> str:
-        inner = " ".join(match.group(1).lower().split())
-        outside = whole_line.replace(match.group(0), " ").lower()
-        return "" if inner and re.search(r"\b" + re.escape(inner) + r"\b", outside) else match.group(0)
 
-    return re.sub(r" \(([^()`\[\]]{1,60})\)", redundant, text)
+def facts(text: str) -> Counter:
+    """What a tighten must keep, each as often as written: numbers, names and identifiers (a word
+    with a capital, a digit, ``_`` or an inner ``-``), code spans, links, parentheticals and status words."""
+    found: Counter = Counter(m.group(0) for m in PROTECTED.finditer(text))
+    bare = PROTECTED.sub(" ", text)
+    found.update(m.group(0) for m in re.finditer(r"\([^()]*\)", bare))
+    found.update(m.group(0) for m in re.finditer(r"\d+(?:[.,:/]\d+)*", bare))
+    for word in re.findall(r"\w+(?:[-_.]\w+)*", bare):
+        if word.isdigit():
+            continue  # counted as a number above
+        named = word.lower() not in FILLER_WORDS and (word[:1].isupper() or not word.isalpha())
+        if named or finished_mark(f"({word})") or word.lower() in OPEN_WORDS:
+            found[word] += 1
+    return found
 
 
 def _tighten(source: str) -> str:

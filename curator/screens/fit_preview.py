@@ -110,6 +110,9 @@ def open_fit(levers) -> None:
                          "bold $success" if fit.reached else "bold $warning"),
                 verbatim(f"pointer problems: {fit.problems_before} before, {fit.problems_after} after")]
         head += [verbatim(f"left out: {note}", "$warning") for note in fit.left_out]
+        head += [verbatim(f"question: {q.question} (" + "; ".join(f"line {line}: {mark}" for line, mark
+                                                            in zip(q.lines, q.evidence)) + ")", "$accent")
+                 for q in fit.questions]  # judgment stays the bearer's: asked, never a step
         if fit.change is None:
             return Content("\n").join([*head, verbatim("No step ticked: nothing would be written.", "$warning")])
         return Content("\n").join([*head, levers.preview(fit.change, index, [])])

@@ -18,9 +18,9 @@ from tests.support.app import inside, HEADER, LONG_ENTRY, craft_line, settle, wr
 
 
 def over_target_seat(root: Path) -> Path:
-    """Over 17,000 B: a long entry fit trims into perf.md, and dated entries it can archive."""
+    """Over 17,000 B: a long entry fit trims into perf.md, and entries marked done it can archive."""
     memory = write_seat(root, craft=0)
-    dated = "".join(craft_line(n).replace(" (ticket", f" 2026-0{1 + n % 9}-{10 + n % 18} (ticket")
+    dated = "".join(craft_line(n).replace(" (ticket", f" — done 2026-0{1 + n % 9}-{10 + n % 18} (ticket")
                     for n in range(1, 171))
     (memory / "MEMORY.md").write_text(HEADER + LONG_ENTRY + dated, encoding="utf-8")
     return memory
@@ -53,6 +53,9 @@ async def test_f6_in_the_editor_previews_unticks_applies_as_one_change_and_undoe
         for step in expected.steps:
             assert step.reason in str(steps.get_option_at_index(step.number - 1).prompt)
         assert "TARGET REACHED" in body(app) and f"{expected.after:,} B" in body(app)
+        # The finished entries the target did not need are asked about, with the words that mark them.
+        (question,) = expected.questions
+        assert f"question: {question.question} (line {question.lines[0]}: done" in body(app)
         # Untick the trim: the rest is planned again without it.
         steps.focus()
         steps.highlighted = 0

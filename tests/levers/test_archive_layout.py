@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from curator.index_model import parse_index
-from curator.levers.archive import ARCHIVE_NAME, plan_archive, plan_restore
+from curator.levers.archive import ARCHIVE_NAME, plan_archive, plan_restore, with_archive_pointer
 from curator.store import SeatStore
 from tests.support.indexes import random_index
 DAY = date(2026, 11, 29)
@@ -58,7 +58,8 @@ def test_archive_leaves_the_layout_and_restore_gives_the_bytes_back(tmp_path: Pa
     ids = [e.id for e in index.entries if e.text.removeprefix("- ") in going]
     assert len(ids) == len(going)
     store.apply(plan_archive(memory, index, ids, today=DAY))
-    assert store.read("MEMORY.md") == left.replace("\n", newline).encode()
+    # The layout left is the one without the entries, plus the line that leads to ARCHIVE.md.
+    assert store.read("MEMORY.md") == with_archive_pointer(left.replace("\n", newline).encode())
     assert _restore_all(memory, store, order) == raw
 
 

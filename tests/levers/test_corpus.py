@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from curator.index_model import parse_index
-from curator.levers.archive import plan_archive
+from curator.levers.archive import plan_archive, with_archive_pointer
 from curator.levers.merge import MergeRefused, find_candidates, plan_merge
 from curator.levers.placement import removal_span
 from curator.levers.text import entry_start
@@ -46,7 +46,8 @@ def test_levers_on_real_files(source: Path, tmp_path: Path):
     first = index.entries[0]
     change = plan_archive(memory, index, [first.id], today=date(2026, 11, 29))
     start, end = removal_span(index, first)  # a paragraph or a § block takes its separator with it
-    assert change.files["MEMORY.md"] == raw[:start] + raw[end:]
+    # Nothing but the entry goes; the line that leads to ARCHIVE.md comes (unless one was there).
+    assert change.files["MEMORY.md"] == with_archive_pointer(raw[:start] + raw[end:])
     begin = entry_start(index, first)
     assert start <= begin and first.end_offset <= end
     assert (raw[start:begin] + raw[first.end_offset : end]).strip(b"\r\n") in (b"", "§".encode())

@@ -1,4 +1,5 @@
-"""Fit: trims, then true-duplicate merges, then dated archiving, as one undoable change losing nothing."""
+"""Fit: trims, then true-duplicate merges, then archiving what the bearer marked finished, then folds,
+as one undoable change losing nothing."""
 
 from __future__ import annotations
 
@@ -34,9 +35,11 @@ INDEX = (
     "\n"
     "## Lane anchors (highest drift — re-verify live)\n"
     "- 2026-03-02: migrated the queue to the new broker, ticket #4410.\n"
-    "- 2026-01-15: rotated the signing keys after the leak drill, ticket #4001.\n"
+    "- 2026-01-15: rotated the signing keys after the leak drill, ticket #4001 — done.\n"
     "- 2026-05-20: the nightly job moved to 02:00 UTC.\n"
     "- An undated note about the cache warmer that nobody dates.\n"
+    "\n"
+    "Archived entries: [ARCHIVE.md](ARCHIVE.md).\n"
 )
 
 
@@ -53,7 +56,7 @@ def _files(memory: Path) -> dict[str, bytes]:
     return {str(p.relative_to(memory)): p.read_bytes() for p in sorted(memory.rglob("*")) if p.is_file()}
 
 
-def test_fit_plans_trim_then_merge_then_oldest_dated_archive(tmp_path: Path) -> None:
+def test_fit_plans_trim_then_merge_then_archives_only_what_is_marked_finished(tmp_path: Path) -> None:
     memory, store = _seat(tmp_path)
     index = parse_index(store.read("MEMORY.md"))
     size = len(index.raw)
@@ -68,8 +71,8 @@ def test_fit_plans_trim_then_merge_then_oldest_dated_archive(tmp_path: Path) -> 
     trim_step, merge_step, archive_step = plan.steps
     assert trim_step.files == ("deploy.md",)
     assert merge_step.lines == (10, 11)  # the longer wording stays, the repeat goes
-    # Oldest first, and only as many as the target needs: the 2026-01-15 entry before 2026-03-02.
-    assert archive_step.lines[0] == 15
+    # Only the entry the bearer marked done goes, not the older-dated or undated ones beside it.
+    assert archive_step.lines == (15,) and "line 15: done" in archive_step.reason
     assert plan.reached and plan.after <= plan.target and plan.left == ""
     assert plan.change is not None and plan.change.kind == "fit"
     assert set(plan.change.files) == {"MEMORY.md", "deploy.md", "ARCHIVE.md"}
@@ -104,13 +107,15 @@ def test_skipping_a_step_plans_the_rest_again(tmp_path: Path) -> None:
 
 
 def test_fit_says_plainly_when_the_bearer_must_judge(tmp_path: Path) -> None:
-    index = "# Seat memory index\n\n## Craft hooks\n" + "".join(
-        f"- Undated lesson number {n}: {'keep the cache warm and the keys stable ' * 3}\n" for n in range(30))
+    # Nothing but weak spots: no lever touches them, so the plan says what stands in the way.
+    index = "# Seat memory index\n\n## Weak-spots\n" + "".join(
+        f"- Weak spot number {n}: {'kept the cache cold and the keys loose ' * 3}→ counter: warm it.\n" for n in range(30))
     memory, store = _seat(tmp_path, index)
     plan = plan_fit(memory, parse_index(store.read("MEMORY.md")), target=1_000, today=DAY)
-    assert not plan.reached
-    assert "bearer's judgment" in plan.left and f"{plan.after - 1_000:,} B over the target" in plan.left
-    assert "longest entries left: line" in plan.left
+    assert not plan.reached and not plan.steps
+    assert f"{plan.after - 1_000:,} B over the target" in plan.left
+    assert "weak spots" in plan.left and "shorten them by hand" in plan.left
+    assert "after every step that loses nothing" not in plan.left
 
 
 def test_fit_command_previews_applies_and_undoes(tmp_path: Path, capsys) -> None:
@@ -154,7 +159,7 @@ def test_fit_on_the_corpus_over_target_indexes(relative: str, tmp_path: Path) ->
     assert plan.before == len(raw) > plan.target
     assert plan.steps and plan.change is not None  # every one of them has something lossless to do
     assert plan.problems_after <= plan.problems_before
-    assert plan.reached or "bearer's judgment" in plan.left
+    assert plan.reached or plan.left
     store.apply(plan.change)
     after = {name: (memory / name).read_bytes() if (memory / name).exists() else None
              for name in set(before) | set(plan.change.files)}
@@ -164,53 +169,37 @@ def test_fit_on_the_corpus_over_target_indexes(relative: str, tmp_path: Path) ->
     assert _files(memory) == before
 
 
-def test_entries_under_a_dated_heading_are_archived_oldest_heading_first(tmp_path: Path) -> None:
-    # A dated sprint heading dates every entry of its subsections; 16/01/2025 is read day first
-    # because the file writes 31/12/2024 (no month 31).
+def test_dates_alone_never_archive_an_entry(tmp_path: Path) -> None:
+    # What the old rule archived first, oldest date first: standing rules dated when they were learned,
+    # open plans, open questions, a freeze still to come. None of them says it is finished.
     filler = "x" * 150
-    text = ("# Active context\n\n"
-            "### Sprint done (16/01/2025)\n#### API\n" + "".join(f"- api step {n} {filler}\n" for n in range(40)) +
-            "### Sprint done (31/12/2024)\n#### UI\n" + "".join(f"- ui step {n} {filler}\n" for n in range(40)) +
-            "### Next\n- keep the lane green\n")
+    kept = ["- Present UI design before coding, every time — 2024-05-19",
+            "- Billing plan approved 2024-06-01, code not started",
+            "- Open question (2024-02-02): which region? waiting; do not implement until answered",
+            "- Freeze from 2026-12-15 until the audit ends",
+            "- Auth model (2024-01-03): JWT in cookies, refresh via /token"]
+    text = ("# Active context\n\n### Sprint (16/01/2025)\n" + "".join(f"{line} {filler}\n" for line in kept)
+            + "### Decisions\n" + "".join(f"- decision {n} {filler}\n" for n in range(30)))
     memory = tmp_path / "memory"
     memory.mkdir()
     (memory / "MEMORY.md").write_text(text, encoding="utf-8")
     index = parse_index(text.encode())
     plan = plan_fit(memory, index, target=len(text.encode()) - 3000, today=date(2026, 12, 1))
-    (archive_step,) = [s for s in plan.steps if s.kind == "archive"]
-    archived = {index.entry(i).text for i in archive_step.entry_ids}
-    assert archived and all(t.startswith("- ui step") for t in archived)  # 2024-12-31 goes before 2025-01-16
-    assert "2024-12-31 to 2024-12-31" in archive_step.reason
-    assert plan.after <= plan.target
-    # Deeper: the whole older sprint goes; its subsection heading, dated by the sprint, goes with it.
-    plan = plan_fit(memory, index, target=len(text.encode()) - 7000, today=date(2026, 12, 1))
-    after = plan.change.files["MEMORY.md"].decode()
-    assert "- ui step" not in after and "#### UI" not in after
-    assert "#### API" in after and "### Next" in after
+    assert not [s for s in plan.steps if s.kind == "archive"] and not plan.questions
+    assert plan.reached and [s.kind for s in plan.steps] == ["fold"]
+    assert "ARCHIVE.md" not in plan.change.files
+    assert unkept_clauses(index.raw, dict(plan.change.files)) == []
 
 
-def test_an_undated_heading_left_empty_by_fit_stays(tmp_path: Path) -> None:
-    # "Weak-spots" is the index's skeleton, not a log: its dated entries go, the heading stays.
-    text = ("# Index\n\n## Weak-spots\n" + "".join(f"- 2024-01-{n + 1:02} slipped {'y' * 200}\n" for n in range(20))
+def test_weak_spots_never_move_even_when_dated_or_marked(tmp_path: Path) -> None:
+    text = ("# Index\n\n## Weak-spots\n" + "".join(f"- 2024-01-{n + 1:02} slipped {'y' * 200} — done\n" for n in range(20))
             + "\n## Hard rules\n- keep the lane green\n")
     memory = tmp_path / "memory"
     memory.mkdir()
     (memory / "MEMORY.md").write_text(text, encoding="utf-8")
     plan = plan_fit(memory, parse_index(text.encode()), target=len(text.encode()) - 4000, today=date(2026, 12, 1))
-    after = plan.change.files["MEMORY.md"].decode()
-    assert "- 2024-01-01 slipped" not in after
-    assert "## Weak-spots" in after
-
-
-def test_slashed_dates_either_way_are_no_date(tmp_path: Path) -> None:
-    from curator.levers.fit import dates_in, slash_order
-
-    assert slash_order(parse_index(b"# A\n- one 31/12/2024\n- two 01/02/2025\n")) == "dmy"
-    assert slash_order(parse_index(b"# A\n- one 12/31/2024\n- two 01/02/2025\n")) == "mdy"
-    assert slash_order(parse_index(b"# A\n- one 03/04/2025\n")) == ""  # either reading: no date
-    assert dates_in("done 01/02/2025", "dmy") == ["2025-02-01"]
-    assert dates_in("done 01/02/2025", "mdy") == ["2025-01-02"]
-    assert dates_in("done 01/02/2025", "") == []
+    assert plan.change is None and not plan.reached
+    assert not plan.questions  # not even asked: the weak spots are the bearer's, not the tool's
 
 
 def test_line_ranges_say_runs_in_the_order_given() -> None:

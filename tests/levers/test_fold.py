@@ -153,3 +153,13 @@ def test_cli_refuses_in_one_line_leaving_files(seat, capsys, tmp_path):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "never folded" in err
     assert (memory / "MEMORY.md").read_text() == INDEX
+
+
+@pytest.mark.parametrize("heading", ["Weak spots", "약점", "弱点", "Слабые места"])
+def test_weak_spots_in_any_language_never_fold(tmp_path, heading):
+    (tmp_path / "MEMORY.md").write_text(f"# Index\n\n## {heading}\n\n- one → counter: a\n- two → counter: b\n",
+                                        encoding="utf-8")
+    index = parse_index((tmp_path / "MEMORY.md").read_bytes())
+    assert not facets(index)
+    with pytest.raises(InputError, match="never folded"):
+        plan_fold(tmp_path, index, section=heading)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from curator.index_model import BOM, parse_index
-from curator.levers.archive import ARCHIVE_NAME, plan_archive, plan_restore
+from curator.levers.archive import ARCHIVE_NAME, ARCHIVE_POINTER, plan_archive, plan_restore, with_archive_pointer
 from curator.levers.fit import plan_fit, unkept_clauses
 from curator.levers.merge import MergeRefused, dropped_words, merged_entry_text, plan_merge
 from curator.levers.placement import removal_span
@@ -103,8 +103,9 @@ def _round_trip(memory: Path, entry_id: str) -> tuple[bytes, bytes, bytes]:
 
 
 def _shape(raw: bytes) -> list[tuple[str, str]]:
-    """The index's entries as (kind, text), stamps aside: what must survive a move unchanged."""
-    return [(e.kind, e.text) for e in parse_index(raw).entries]
+    """The index's entries as (kind, text), stamps and the line that leads to ARCHIVE.md aside: what
+    must survive a move unchanged."""
+    return [(e.kind, e.text) for e in parse_index(raw).entries if ARCHIVE_POINTER not in e.text]
 
 
 @pytest.mark.skipif(not CORPUS_CASES, reason="corpus not available")
@@ -291,15 +292,17 @@ def test_trimming_a_paragraph_keeps_its_lesson_as_a_paragraph_and_moves_the_rest
 
 
 @pytest.mark.parametrize("fixture", list(EPIC_FIXTURES))
-def test_fit_archives_a_long_dated_paragraph_and_never_the_identity_lines(tmp_path: Path, fixture: str) -> None:
+def test_fit_archives_a_long_finished_paragraph_and_never_the_identity_lines(tmp_path: Path, fixture: str) -> None:
     raw, memory, index, epic = _epics_seat(tmp_path, fixture)
     plan = plan_fit(memory, index, target=len(raw) - 1_000, today=DAY)
     (step,) = [s for s in plan.steps if s.kind == "archive"]
-    assert step.entry_ids == (epic.id,)  # the oldest dated entry outside the identity lines
-    assert plan.reached and plan.after == len(raw) - removal_span(index, epic)[1] + removal_span(index, epic)[0]
+    assert step.entry_ids == (epic.id,)  # the one entry its own words mark COMPLETED (E-230, E-231 are open)
+    start, end = removal_span(index, epic)
+    assert plan.reached and plan.after == len(with_archive_pointer(raw[:start] + raw[end:]))
     assert unkept_clauses(raw, plan.change.files) == []
     left = parse_index(plan.change.files["MEMORY.md"])
-    assert [(e.kind, e.text) for e in left.entries] == [(e.kind, e.text) for e in index.entries if e.id != epic.id]
+    assert [(e.kind, e.text) for e in left.entries if ARCHIVE_POINTER not in e.text] == [
+        (e.kind, e.text) for e in index.entries if e.id != epic.id]
     store = SeatStore.open(memory, state_dir=tmp_path / "state")
     store.apply(plan.change)
     archived = parse_index((memory / ARCHIVE_NAME).read_bytes()).entries

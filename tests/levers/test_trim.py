@@ -87,7 +87,8 @@ def test_tighten_is_mechanical_and_leaves_code_and_links_alone(tmp_path):
     (tmp_path / "d.md").write_text("# D\n")
     index = parse_index((tmp_path / "MEMORY.md").read_bytes())
     change = plan_trim(tmp_path, index, index.entries[0].id, kind="tighten")
-    assert change.files["MEMORY.md"] == b"# Index\n- To deploy, run the `make  ship` target via [the  docs](d.md).\n"
+    # The parenthetical stays even though it repeats a word: a parenthetical is a fact, never filler.
+    assert change.files["MEMORY.md"] == b"# Index\n- To deploy, run the `make  ship` target (target) via [the  docs](d.md).\n"
     with pytest.raises(InputError):
         plan_trim(tmp_path, parse_index(change.files["MEMORY.md"]), index.entries[0].id, kind="tighten")
 

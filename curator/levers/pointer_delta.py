@@ -1,0 +1,34 @@
+"""What a change adds to the pointer report, judged by where the links point, not by which file holds them.
+
+Moving a line that already held a dangling link (into ARCHIVE.md, a fold file, a detail file) moves
+the problem; it does not make one. So dangling links are compared by the file and anchor they aim
+at, resolved from the file that holds them, and a change is refused only for what is new.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections import Counter
+
+from curator.pointers import PointerReport
+
+
+def aim(file: str, target: str) -> str:
+    """The memory-dir path (and anchor) a link written in ``file`` aims at; a wikilink or URL as written."""
+    if target.startswith("[[") or "://" in target or target.startswith(("/", "~")):
+        return target
+    path, hashed, anchor = target.partition("#")
+    where = posixpath.normpath(posixpath.join(posixpath.dirname(file), path)) if path else file
+    return where + hashed + anchor
+
+
+def added_problems(before: PointerReport, after: PointerReport) -> list[str]:
+    """Orphans, dangling links and escapes ``after`` has that ``before`` did not (dangling links
+    and escapes by what they aim at)."""
+    orphans = sorted(set(after.orphans) - set(before.orphans))
+    old = Counter(aim(d.file, d.target) for d in before.dangling)
+    new = Counter(aim(d.file, d.target) for d in after.dangling)
+    old_escapes = Counter(aim(e.file, e.target) for e in before.escapes)
+    new_escapes = Counter(aim(e.file, e.target) for e in after.escapes)
+    return ([f"orphaned {name}" for name in orphans] + [f"dangling {aim}" for aim in sorted((new - old).elements())]
+            + [f"escaping {aim}" for aim in sorted((new_escapes - old_escapes).elements())])

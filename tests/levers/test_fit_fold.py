@@ -1,0 +1,108 @@
+"""Fit reaches the target by folding facets, asks before archiving what only looks finished, is not
+stopped by dangling links already there, and trims CJK entries."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+from curator.cli import main
+from curator.index_model import parse_index
+from curator.levers.fit import plan_fit, unkept_clauses
+from curator.pointers import check_pointers
+from curator.store import SeatStore
+
+DAY = date(2026, 12, 1)
+PAD = "keeps the lesson in one line and the story in the linked file, verbatim, every time"
+
+
+def _seat(tmp_path: Path, index: str, files: dict[str, str]) -> tuple[Path, SeatStore]:
+    memory = tmp_path / "memory"
+    memory.mkdir()
+    (memory / "MEMORY.md").write_text(index, encoding="utf-8")
+    for name, text in files.items():
+        (memory / name).write_text(text, encoding="utf-8")
+    return memory, SeatStore.open(memory, state_dir=tmp_path / "state")
+
+
+def _all(memory: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(memory.iterdir())}
+
+
+def _flat_claude_index() -> tuple[str, dict[str, str]]:
+    """A Claude Code auto-memory index: one title, every entry a link to a typed memory file."""
+    lines, files = ["# Memory Index", ""], {}
+    for kind, count in (("project_wee", 30), ("feedback", 25), ("user", 6)):
+        for n in range(count):
+            name = f"{kind}-{n:02}.md" if kind == "project_wee" else f"{kind}_{n:02}.md"
+            lines.append(f"- [{kind} note {n}]({name}) — {PAD} ({n})")
+            files[name] = f"---\nname: {kind} note {n}\n---\n\nDetail {n}.\n"
+    return "\n".join(lines) + "\n", files
+
+
+def test_fit_reaches_the_target_on_a_flat_index_by_folding_link_prefixes(tmp_path):
+    index, files = _flat_claude_index()
+    memory, store = _seat(tmp_path, index, files)
+    before = _all(memory)
+    raw = store.read("MEMORY.md")
+    target = len(raw) // 2
+    plan = plan_fit(memory, parse_index(raw), target=target, today=DAY)
+    assert plan.reached and plan.counts["fold"] >= 1 and not plan.counts["archive"]
+    assert plan.problems_after <= plan.problems_before == 0
+    new_index = plan.change.files["MEMORY.md"].decode()
+    fold_lines = [line for line in new_index.splitlines() if "](folded-" in line]
+    assert fold_lines and all(" entries: " in line for line in fold_lines)
+    assert unkept_clauses(raw, dict(plan.change.files)) == []
+    store.apply(plan.change)
+    assert not check_pointers(memory).orphans  # every moved link's file is reached through its fold file
+    store.undo()
+    assert _all(memory) == before
+
+
+def test_finished_entries_the_target_does_not_need_become_a_question(tmp_path, capsys):
+    done = [f"- Migrated service {n} to the new queue — done" for n in range(8)]
+    rules = [f"- Rule {n}: {PAD}." for n in range(20)]
+    index = ("# Index\n\nWhat left the index: [ARCHIVE.md](ARCHIVE.md).\n\n## Lane anchors\n" + "\n".join(done)
+             + "\n\n## Hard rules\n" + "\n".join(rules) + "\n")
+    memory, store = _seat(tmp_path, index, {})
+    raw = store.read("MEMORY.md")
+    plan = plan_fit(memory, parse_index(raw), target=len(raw) - 60, today=DAY)
+    (archived,) = [s for s in plan.steps if s.kind == "archive"]
+    assert len(archived.entry_ids) == 2 and plan.reached
+    (question,) = plan.questions
+    assert question.question == "archive these 6 entries that look finished?"
+    assert set(question.evidence) == {"done"} and len(question.lines) == 6
+    assert main(["fit", str(memory), "--target", str(len(raw) - 60), "--json",
+                 "--state-dir", str(tmp_path / "state")]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["questions"][0]["question"] == question.question
+    assert data["questions"][0]["evidence"][0] == {"line": question.lines[0], "mark": "done"}
+
+
+def test_dangling_links_already_there_do_not_stop_steps(tmp_path):
+    rules = [f"- [Rule {n}](gone-{n}.md) — {PAD}." for n in range(2)]  # their files were deleted long ago
+    rules += [f"- Rule {n}: {PAD}." for n in range(2, 30)]
+    done = ["- [Old exporter](gone-x.md) — superseded by the v2 exporter"]
+    index = ("# Index\n\nWhat left the index: [ARCHIVE.md](ARCHIVE.md).\n\n## Hard rules\n" + "\n".join(rules)
+             + "\n\n## Lane anchors\n" + "\n".join(done) + "\n")
+    memory, store = _seat(tmp_path, index, {})
+    raw = store.read("MEMORY.md")
+    plan = plan_fit(memory, parse_index(raw), target=len(raw) - 1500, today=DAY)
+    # Three links to deleted files, and the link to an ARCHIVE.md not written yet (the archive writes it).
+    assert plan.problems_before == 4 and plan.problems_after == 3
+    assert {s.kind for s in plan.steps} == {"archive", "fold"} and plan.reached
+
+
+def test_a_chinese_index_gets_trims(tmp_path):
+    story = "原因是缓存没有清理，排查花了三个小时，最后在日志里找到了线索，" * 3
+    entries = [f"- [部署{n}](deploy-{n}.md) 第{n}次部署失败了。{story}后来改了流程。" for n in range(12)]
+    files = {f"deploy-{n}.md": f"# 部署{n}\n\n细节。\n" for n in range(12)}
+    index = "# 记忆索引\n\n## 经验\n" + "\n".join(entries) + "\n"
+    memory, store = _seat(tmp_path, index, files)
+    raw = store.read("MEMORY.md")
+    plan = plan_fit(memory, parse_index(raw), target=len(raw) - 2000, today=DAY)
+    assert plan.counts["trim"] >= 3 and plan.reached
+    new_index = plan.change.files["MEMORY.md"].decode()
+    assert "- [部署0](deploy-0.md) 第0次部署失败了。" in new_index
+    assert unkept_clauses(raw, dict(plan.change.files)) == []
