@@ -203,8 +203,6 @@ class IndexScreen(Screen):
             return self.history_label("Undo", self.next_undo()) if self._history[0] else ""
         if binding.id == "index.redo_change":
             return self.history_label("Redo", self.next_redo()) if self._history[1] else ""
-        if binding.id == "app.reprovision" and self.app.fleet_path is None:
-            return ""
         if binding.id == "archive.restore" and self.panels_ready:
             table = self.query_one("#archive-table")
             return "" if not table.hits else None

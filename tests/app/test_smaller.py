@@ -130,3 +130,15 @@ async def test_go_to_line_counts_lines_as_the_meter_does(tmp_path):
         await pilot.press("ctrl+g")
         await pilot.pause()
         assert app.screen.placeholder == f"1–{lines}"
+
+
+async def test_no_dialog_offers_f4_without_a_fleet(tmp_path):
+    app = CuratorApp(write_seat(tmp_path / "memory"), state_dir=tmp_path / "state")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for key in ("ctrl+g", "f1"):  # the go-to-line box, the help
+            await pilot.press(key)
+            await settle(app, pilot)
+            assert "f4" not in {k.key for k in await footer_keys(app, pilot)}, key
+            await pilot.press("escape")
+            await settle(app, pilot)
