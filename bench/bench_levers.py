@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from curator.index_model import parse_index
@@ -113,7 +113,7 @@ def interleaved(rounds: int, *works):
     return results, [min(t) for t in times]
 
 
-@lru_cache(maxsize=None)  # both rows of a size share one run
+@cache  # both rows of a size share one run
 def measure(count: int, rounds: int) -> dict | None:
     index = build_index(count)
     if index is None:

@@ -14,7 +14,7 @@ import secrets
 import statistics
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from types import MappingProxyType
 
@@ -54,7 +54,7 @@ class BaselineStore(SeatStore):
                 steps[name] = FileStep(digest(old), digest(new), self._mode_for(name))
             entry = AppliedChange(
                 id=secrets.token_hex(6), description=change.description, kind=change.kind,
-                applied_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                applied_at=datetime.now(UTC).isoformat(timespec="seconds"),
                 files=MappingProxyType(steps), bytes_saved=change.bytes_saved, entry_ids=change.entry_ids,
                 warnings=change.warnings, state="pending",
             )

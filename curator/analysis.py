@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from curator.constants import IDENTITY_NAME, INDEX_NAME
 from curator.errors import InputError
 from curator.frontmatter import FrontMatter
 from curator.fsio import leftover_temps, read_bytes
@@ -20,9 +21,6 @@ from curator.index_model import Entry, HotIndex, parse_index
 from curator.load_sim import ALL, LoadResult, simulate
 from curator.meter import Limits, Meter, measure
 from curator.pointers import PointerReport, check_pointers
-
-INDEX_NAME = "MEMORY.md"
-IDENTITY_NAME = "identity.md"
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from types import MappingProxyType
-from typing import Mapping
+from collections.abc import Mapping
 
 from curator.errors import InputError
 

@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from curator.constants import INDEX_NAME
+
 LINE_CAP = 200
 CHAR_CAP = 25_000
-INDEX_NAME = "MEMORY.md"
 WARNING_PREFIX = "> WARNING: "
 EXCERPT_UNITS = 80  # the cut line's text is quoted up to this length
 

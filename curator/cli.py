@@ -10,9 +10,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import shutil
 import sys
-from pathlib import Path
+from typing import Any
 
 from curator.errors import CuratorError, from_os_error
 
@@ -42,27 +41,15 @@ def package_version() -> str:
         return "unknown (not installed)"
 
 
-def command_name() -> str:
-    """How to run this very seat-curator again from a shell: the bare name when PATH finds this one,
-    else the full path of the venv's script (the README's set-up does not put it on PATH), else
-    ``python -m curator``. Used in the hints the commands print."""
-    beside = Path(sys.executable).parent / "seat-curator"
-    found = shutil.which("seat-curator")
-    if found and (not beside.exists() or os.path.samefile(found, beside)):
-        return "seat-curator"
-    if beside.exists():
-        return str(beside)
-    return f"{sys.executable} -m curator"
-
-
 class VersionAction(argparse.Action):
     """``--version``, looked up only when asked: every other command (``tui`` first) starts sooner."""
 
-    def __init__(self, option_strings, dest=argparse.SUPPRESS, **kwargs):
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
         super().__init__(option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0,
                          help="show program's version number and exit")
 
-    def __call__(self, parser, namespace, values, option_string=None):
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
         print(f"{parser.prog} {package_version()}")
         parser.exit()
 
@@ -117,6 +104,6 @@ def main(argv: list[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 141
     except OSError as err:  # one a command did not turn into a CuratorError: still one line naming the file
-        err = from_os_error(err, "cannot access")
-        print(f"seat-curator: {err.code}: {err}", file=sys.stderr)
-        return err.exit_code
+        error = from_os_error(err, "cannot access")
+        print(f"seat-curator: {error.code}: {error}", file=sys.stderr)
+        return error.exit_code

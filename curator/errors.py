@@ -39,6 +39,51 @@ class ConflictError(CuratorError):
     code = "FILE_CHANGED_ON_DISK"
 
 
+# Each code a caller may need to tell apart is a class: callers catch it by type, never by its string.
+
+
+class ArgumentError(CuratorError):
+    """A command-line argument out of range or not text; nothing was read or written."""
+
+    code = "BAD_ARGUMENTS"
+
+
+class NoMemoryFoundError(InputError):
+    """No memory directory given and none found where one is looked for."""
+
+    code = "NO_MEMORY_FOUND"
+
+
+class SaveError(CuratorError):
+    """A write failed part-way (disk full, read-only, permissions): the journal says what to do next."""
+
+    code = "SAVE_FAILED"
+
+
+class StoreBusyError(CuratorError):
+    """Another curator holds the seat's lock."""
+
+    code = "STORE_BUSY"
+
+
+class NothingToChangeError(CuratorError):
+    """The change would leave every file as it is."""
+
+    code = "NOTHING_TO_CHANGE"
+
+
+class NothingToSettleError(CuratorError):
+    """``settle`` was asked for with no interrupted change."""
+
+    code = "NOTHING_TO_SETTLE"
+
+
+class ChangeInterruptedError(CuratorError):
+    """An earlier change stopped half-way; it must be undone, redone or settled first."""
+
+    code = "CHANGE_INTERRUPTED"
+
+
 def from_os_error(err: OSError, doing: str, *, path: str | Path | None = None, code: str | None = None,
                   cls: type[CuratorError] | None = None) -> CuratorError:
     """An OSError as a one-line coded error naming the file: "<path>: cannot read: Permission

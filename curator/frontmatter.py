@@ -35,7 +35,7 @@ def front_matter_text(tokens: list[Token]) -> str | None:
     return None
 
 
-def _text(value) -> str:
+def _text(value: object) -> str:
     # Only scalars are taken: a mapping or list where a name should be is no name.
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
         return " ".join(str(value).split())

@@ -242,7 +242,7 @@ def parse_index(raw: bytes) -> HotIndex:
     items: list[tuple[int, int, str]] = []  # 0-based [start, end) of every entry, in file order
     first_heading = min((line - 1 for _level, _title, line in headings), default=None)
     in_body = False
-    for index, token in enumerate(tokens):
+    for token in tokens:
         if token.type in ("tbody_open", "tbody_close") and token.level == 1:
             in_body = token.type == "tbody_open"
         if token.level != 0 or token.nesting == -1 or not token.map:

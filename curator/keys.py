@@ -178,6 +178,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("fleet.preview", "fleet", "preview", "Re-provision preview", "p", show=False, rank=4),
     Action("fleet.open_seat", "fleet", "open_seat", "Open seat", "o", rank=5),
     Action("fleet.set_aside", "fleet", "set_aside", "Set aside", "x", rank=20),
+    Action("fleet.repair", "fleet", "repair", "Repair owned values", "r", rank=26, short="Repair"),
     Action("fleet.show_diff", "fleet", "show_diff", "Diff", "d", rank=21),
     Action("fleet.canary", "fleet", "canary", "Boot check", "c", rank=22),
     Action("fleet.evidence", "fleet", "evidence", "Evidence", "e", rank=23),

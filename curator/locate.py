@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from curator.errors import InputError
+from curator.errors import InputError, NoMemoryFoundError
 
 LOCAL_DIR = Path("memory")
 
@@ -85,5 +85,5 @@ def locate_memory_dir(cwd: Path | None = None, env: Mapping[str, str] | None = N
         if (candidate / "MEMORY.md").is_file():
             return Located(candidate, f"opened the Claude Code memory of this project ({candidate})")
         looked.append(f"{candidate}/MEMORY.md")
-    raise InputError("no memory here; looked for " + ", ".join(looked)
-                     + ". Give a MEMORY_DIR, or try `seat-curator demo`", code="NO_MEMORY_FOUND")
+    raise NoMemoryFoundError("no memory here; looked for " + ", ".join(looked)
+                             + ". Give a MEMORY_DIR, or try `seat-curator demo`")

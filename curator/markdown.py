@@ -8,6 +8,7 @@ session UUIDs) are found in plain text tokens only, for the same reason.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from urllib.parse import unquote
@@ -61,7 +62,7 @@ def _wikilink_rule(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _counting_newlines(rule):
+def _counting_newlines(rule: Callable[[StateInline, bool], bool]) -> Callable[[StateInline, bool], bool]:
     """Wrap an inline rule so the token it makes records the line breaks of the source it consumed
     (a code span's content has them turned into spaces, so it cannot tell)."""
 
@@ -80,7 +81,7 @@ def _counting_newlines(rule):
 @lru_cache(maxsize=1)
 def parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"linkify": True})
-    md.validateLink = _valid_link
+    md.validateLink = _valid_link  # type: ignore[method-assign]  # markdown-it's documented hook
     md.use(front_matter_plugin)  # `---` YAML at the top is front matter, not a rule and a heading
     md.inline.ruler.before("link", "wikilink", _wikilink_rule)
     for rule in md.inline.ruler.__rules__:
@@ -94,11 +95,13 @@ def parser() -> MarkdownIt:
     if md.options["linkify"]:
         # Scheme-less "fuzzy" links off: in a memory file a bare `notes.md` is a file name, not
         # http://notes.md (".md" is a country TLD). URLs with a scheme and emails are still found.
-        md.linkify.set({"fuzzy_link": False})
+        linkify = md.linkify
+        assert linkify is not None  # enabled above
+        linkify.set({"fuzzy_link": False})
         # linkify-it's own pretest still runs its fuzzy-host regex on every paragraph (a third of a
         # parse). Without fuzzy links a link needs "//" (http:, https:, ftp:, //) or "@" (mailto:,
         # emails), so this check is exact for these settings and never skips a real link.
-        md.linkify.pretest = _may_hold_link
+        linkify.pretest = _may_hold_link
     return md
 
 

@@ -10,12 +10,15 @@ A Claude Code seat has a budget of its own beside the byte target: its harness l
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from curator import claude_loader
 
 if TYPE_CHECKING:  # the meter itself never parses: importing the model would load markdown-it
     from curator.index_model import HotIndex
+
+
+Zone = Literal["ok", "over-target", "over-limit"]  # under the target, between target and read limit, past it
 
 
 @dataclass(frozen=True)
@@ -31,7 +34,7 @@ class Limits:
         if self.target > self.read_limit:
             raise ValueError(f"target ({self.target:,} B) is above the read limit ({self.read_limit:,} B)")
 
-    def zone(self, nbytes: int) -> str:
+    def zone(self, nbytes: int) -> Zone:
         if nbytes > self.read_limit:
             return "over-limit"
         if nbytes > self.target:
@@ -43,7 +46,7 @@ class Limits:
 class Meter:
     bytes: int
     lines: int
-    zone: str
+    zone: Zone
     target: int
     read_limit: int
 

@@ -37,6 +37,7 @@ from pathlib import Path
 from rapidfuzz import fuzz, process, utils
 
 from curator import markdown
+from curator.constants import ARCHIVE_NAME, IDENTITY_NAME, INDEX_NAME
 from curator.errors import CuratorError
 from curator.frontmatter import NONE, FrontMatter, front_matter_text, parse_front_matter
 from curator.fsio import read_bytes
@@ -44,8 +45,7 @@ from curator.index_model import BOM, HotIndex
 from curator.markdown import Link
 from curator.slugs import github_slug, heading_slugs
 
-INDEX_NAME = "MEMORY.md"
-ROOT_NAMES = ("MEMORY.md", "identity.md", "ARCHIVE.md")
+ROOT_NAMES = (INDEX_NAME, IDENTITY_NAME, ARCHIVE_NAME)
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 SUGGESTION_CUTOFF = 85
 HTML_ID = re.compile(r"<a\b[^>]*?\b(?:id|name)\s*=\s*[\"']([^\"']+)[\"']", re.IGNORECASE)

@@ -20,7 +20,8 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from generators import layout, template
+from curator.constants import IDENTITY_NAME
+from generators import layout
 from generators.emission import (CLAUDE_MCP, CLAUDE_SETTINGS, FLEET, WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile,
                                  bearer_emission)
 from generators.kimi import hook_command, resolve_interpreter
@@ -35,7 +36,7 @@ MCP_JSON = ".mcp.json"
 HOOK_RELPATH = Path("hooks") / HOOK_SCRIPT
 HOOK_TIMEOUT = 5
 SESSION_START_MATCHER = "startup|resume|clear|compact"
-HOOK_FILES = ("identity.md",)  # MEMORY.md loads natively
+HOOK_FILES = (IDENTITY_NAME,)  # MEMORY.md loads natively
 SCHEMA_URL = "https://json.schemastore.org/claude-code-settings.json"
 
 IDENTITY_KEY = "hooks.SessionStart[identity-anchor]"

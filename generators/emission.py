@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from generators import layout, template
 from generators.errors import UnsupportedError
 
-BEARER = "bearer"
-FLEET = "fleet"
+
+class Owner(StrEnum):
+    """Who a seat file belongs to: the bearer writes it after its birth, the fleet keeps it converged."""
+
+    BEARER = "bearer"
+    FLEET = "fleet"
+
+
+BEARER, FLEET = Owner.BEARER, Owner.FLEET
 
 # Convergence rules (spec §6): how an existing file is compared with what the fleet would write.
 CREATE_ONLY = "create-only"          # bearer files: any content is MATCH
@@ -42,6 +50,20 @@ CONVERGENCE_ROLES: dict[str, tuple[str, ...]] = {
 }
 
 
+# Owned keys that configure MCP servers (the rest of a file's owned keys configure the seat): in a
+# file that plays both roles (opencode.jsonc), a drift marks only the role of the keys that differ.
+MCP_KEY_ROOTS = ("mcp", "mcpServers", "enabledMcpjsonServers")
+
+
+def key_roles(convergence: str, key: str) -> tuple[str, ...]:
+    """The roles an owned key of a file with this convergence rule serves."""
+    roles = CONVERGENCE_ROLES.get(convergence, ())
+    if len(roles) < 2:
+        return roles
+    mcp = key.split(".", 1)[0].split("[", 1)[0] in MCP_KEY_ROOTS or "[mcp__" in key
+    return tuple(role for role in roles if (role == ROLE_MCP) == mcp) or roles
+
+
 @dataclass(frozen=True)
 class EmittedFile:
     """One file the fleet would write. ``content`` is rendered on first use. ``owned`` (the expected
@@ -49,7 +71,7 @@ class EmittedFile:
     settled fleet compares bytes first and needs it only for a file that differs from them."""
 
     path: Path
-    owner: str
+    owner: Owner
     convergence: str
     mode: int
     # The trusted directory this file must stay inside; no segment below it may be a symlink.

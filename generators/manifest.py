@@ -95,6 +95,8 @@ class Resident:
     mcp_overrides: dict[str, bool] = field(default_factory=dict)
     allowed_paths: tuple[Path, ...] = ()
     model: str | None = None
+    # Fleet files this resident keeps by hand (names as `plan` shows them): reported KEPT, never written.
+    keep: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -339,7 +341,7 @@ class _Reader:
         where = ("residents", index)
         if not isinstance(entry, dict):
             self.fail(where, f"expected a table, got {_describe(entry)}")
-        self.only_keys(entry, where, ("agent_id", "harness", "repo", "mcp", "allowed_paths", "model"))
+        self.only_keys(entry, where, ("agent_id", "harness", "repo", "mcp", "allowed_paths", "model", "keep"))
         agent_id = self.get(entry, where, "agent_id", str, required=True)
         problem = agent_id_problem(agent_id)
         if problem:
@@ -359,6 +361,7 @@ class _Reader:
             allowed_paths=tuple(self.abspath(p, where + ("allowed_paths",))
                                 for p in self.str_list(entry, where, "allowed_paths")),
             model=self.get(entry, where, "model", str),
+            keep=tuple(self.str_list(entry, where, "keep")),
         )
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import tomllib
-from typing import Callable
+from collections.abc import Callable
 
 import json5
 

@@ -6,7 +6,7 @@ same marker; every other byte is copied. Deterministic, and the result stays a v
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 SCRIPTS_DIR = Path(__file__).parent / "scripts"
@@ -15,12 +15,12 @@ WAKE_SCRIPT = "write_wake_envelope.py"
 MARKER = "  # seat-curator:literal"
 
 
-@lru_cache(maxsize=None)  # read once per process: a fleet plan emits the same script a thousand times
+@cache  # read once per process: a fleet plan emits the same script a thousand times
 def script_source(name: str) -> bytes:
     return (SCRIPTS_DIR / name).read_bytes()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _split_at_literals(name: str) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
     """The source as text chunks between literal lines, and each literal's name (None after the last)."""
     chunks, names, current = [], [], []
@@ -42,7 +42,7 @@ def emit_script(name: str, literals: dict[str, object] | None = None) -> bytes:
     return _emit(name, dict(literals))
 
 
-@lru_cache(maxsize=None)  # the same bytes for every seat (the wake-envelope script has no literals)
+@cache  # the same bytes for every seat (the wake-envelope script has no literals)
 def _script_without_literals(name: str) -> bytes:
     return _emit(name, {})
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Hashable, Iterable, TypeVar
+from typing import TypeVar
+from collections.abc import Hashable, Iterable
 
 T = TypeVar("T")
 

@@ -6,8 +6,7 @@ differ in *how* the layer loads (the ``**Loading:**`` line and the about page), 
 
 from __future__ import annotations
 
-BOOT_FILES = ("MEMORY.md", "identity.md")
-BEARER_FILES = ("MEMORY.md", "identity.md", "seat-pointers.md", "about-this-layer.md")
+from curator.constants import BEARER_FILES, BOOT_FILES  # noqa: F401  (the emitters read template.BOOT_FILES)
 
 _LOADING = {
     "kimi-code": (

@@ -16,7 +16,7 @@ import os
 from typing import Any
 
 from curator import claude_loader
-from curator.canary.analysis import BOOT, RELOAD, _ran, _step, blocks_in, compare_file, content_text, messages, nbytes
+from curator.canary.requestlog import BOOT, RELOAD, blocks_in, compare_file, content_text, messages, nbytes, ran_step
 from curator.canary.result import FAIL, INFO, PASS, StepResult
 
 SUMMARY_PREFIX = "CRITICAL: Respond with TEXT ONLY"
@@ -88,7 +88,7 @@ def _check_memory(log: dict[str, Any], request: dict[str, Any]) -> tuple[bool, s
                 else f"; settings.json autoMemoryDirectory is {wired}" if wired else "")
         return False, f"MEMORY.md: missing from the request (no 'Contents of …/MEMORY.md' block){hint}"
     load = expected_load(log)
-    if load is None:
+    if load is None or on_disk is None:  # one is None when the other is
         return False, "MEMORY.md: not on disk in the memory dir, yet the request names one"
     expected = claude_loader.on_the_wire(load.content)
     if arrived == expected:
@@ -156,10 +156,9 @@ def _check_request(log: dict[str, Any], name: str, request: dict[str, Any], trig
 def _main_request(log: dict[str, Any], name: str) -> dict[str, Any] | StepResult:
     """The step's first main request (one with tools, not a compaction summary), or the FAIL that
     says why there is none (the turn did not run, did not finish, or sent none)."""
-    step = _step(log, name)
-    failed = _ran(step, name)
-    if failed:
-        return failed
+    step = ran_step(log, name)
+    if isinstance(step, StepResult):
+        return step
     mains = main_requests(step)
     if not mains:
         return StepResult(name, FAIL, "no main request (one with tools) reached the stub this turn",
@@ -173,10 +172,10 @@ def _check_cut(log: dict[str, Any], boot: dict[str, Any]) -> StepResult:
     from curator.load_sim import simulate
 
     on_disk = (log.get("boot_files") or {}).get("MEMORY.md")
-    if on_disk is None:
+    load = expected_load(log)
+    if on_disk is None or load is None:  # one is None when the other is
         return StepResult("index-cut", INFO, "no MEMORY.md on disk: nothing to cut")
     sim = simulate(parse_index(on_disk.encode("utf-8")), None, "claude-code")
-    load = expected_load(log)
     if sim.warning is None:
         return StepResult("index-cut", INFO, "the index is within Claude Code's caps: nothing is cut", [
             f"{load.line_count}/{claude_loader.LINE_CAP} lines, {load.char_count:,}/{claude_loader.CHAR_CAP:,} "
@@ -200,10 +199,9 @@ def analyse_claude(log: dict[str, Any]) -> list[StepResult]:
     boot = _main_request(log, "boot")
     results.append(boot if isinstance(boot, StepResult) else _check_request(log, "boot", boot, BOOT, "at boot"))
 
-    compact = _step(log, "compact")
-    failed = _ran(compact, "compact")
-    if failed:
-        results.append(failed)
+    compact = ran_step(log, "compact")
+    if isinstance(compact, StepResult):
+        results.append(compact)
     else:
         summaries = [r for r in compact.get("requests", []) if is_summary(r)]
         evidence = [f"{len(compact.get('requests', []))} request(s) this turn, {len(summaries)} compaction summary "

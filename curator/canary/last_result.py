@@ -8,6 +8,7 @@ import json
 import os
 import time
 from pathlib import Path
+from typing import Any
 
 from curator.canary.result import ResidentResult
 from curator.errors import CuratorError
@@ -40,7 +41,7 @@ def save_results(fleet_path: str | Path, results: list[ResidentResult], root: Pa
     path = results_path(fleet_path, root)
     path.parent.mkdir(parents=True, exist_ok=True)
     data = _read(path)
-    residents = data.get("residents") if isinstance(data.get("residents"), dict) else {}
+    residents: dict[str, Any] = data["residents"] if isinstance(data.get("residents"), dict) else {}
     for result in results:
         residents[result.resident] = result.to_json()
     data = {"fleet": str(Path(fleet_path).absolute()), "residents": residents}

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import platformdirs
 
-from curator.errors import CuratorError
+from curator.errors import ArgumentError
 
 CACHE_ENV = "SEAT_CURATOR_HARNESS_DIR"  # overrides the per-user cache dir (tests, shared machines)
 # A checkout's own copy, where the project's CI scripts used to put it: one more place to look.
@@ -93,5 +93,4 @@ def pin_for(harness: str) -> Pin:
     try:
         return PINS[harness]
     except KeyError:
-        raise CuratorError(f"unknown harness {harness!r}; known: {', '.join(HARNESSES)}",
-                           code="BAD_ARGUMENTS") from None
+        raise ArgumentError(f"unknown harness {harness!r}; known: {', '.join(HARNESSES)}") from None

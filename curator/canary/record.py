@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from curator.canary.analysis import BLOCK_RE, content_text
+from curator.canary.requestlog import BLOCK_RE, content_text
 
 KEEP_HEAD = 160  # enough to tell a main request from a summary or title request
 INSTRUCTIONS = "Instructions from: "

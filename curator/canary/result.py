@@ -4,16 +4,26 @@ that round-trip through JSON (the CLI's --json, the saved last result the app sh
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
-PASS, FAIL, INFO = "PASS", "FAIL", "INFO"
-ERROR = "ERROR"  # the run itself could not happen (CLI missing, harness crashed, timed out)
+
+class Status(StrEnum):
+    """A step's or a resident's verdict; as a str it is its own name, in JSON too."""
+
+    PASS = "PASS"
+    FAIL = "FAIL"
+    INFO = "INFO"  # evidence only: never fails a resident
+    ERROR = "ERROR"  # the run itself could not happen (CLI missing, harness crashed, timed out)
+
+
+PASS, FAIL, INFO, ERROR = Status.PASS, Status.FAIL, Status.INFO, Status.ERROR
 
 
 @dataclass
 class StepResult:
     step: str
-    status: str  # PASS / FAIL / INFO (INFO never fails a resident)
+    status: Status
     summary: str
     evidence: list[str] = field(default_factory=list)
 
@@ -30,7 +40,7 @@ class ResidentResult:
     cli: str = ""
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         if self.error is not None:
             return ERROR
         if not self.steps or any(step.status == FAIL for step in self.steps):
@@ -43,7 +53,7 @@ class ResidentResult:
         return data
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "ResidentResult":
+    def from_json(cls, data: dict[str, Any]) -> ResidentResult:
         steps = [StepResult(**{k: s[k] for k in ("step", "status", "summary", "evidence") if k in s})
                  for s in data.get("steps", [])]
         return cls(
@@ -60,7 +70,7 @@ class CanaryResult:
     residents: list[ResidentResult] = field(default_factory=list)
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         statuses = {r.status for r in self.residents}
         if ERROR in statuses:
             return ERROR

@@ -6,7 +6,8 @@ import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from curator.canary.analysis import analyse
 from curator.canary.clis import HarnessCli, find_cli

@@ -15,7 +15,8 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from curator.canary.clis import HarnessCli
 from curator.canary.sandbox import Sandbox, prepare_claude, prepare_kimi, prepare_opencode

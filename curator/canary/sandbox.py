@@ -110,7 +110,7 @@ def prepare_kimi(seat: Seat, root: Path, base_url: str) -> Sandbox:
             raise InputError(f"config.toml is not valid TOML: {err}", path=seat.instance_home / "config.toml") from None
     else:
         doc = tomlkit.document()
-    wiring = {"hook_events": _hook_events(doc.unwrap())}
+    wiring: dict[str, object] = {"hook_events": _hook_events(doc.unwrap())}
     doc["default_model"] = STUB_ALIAS  # kimi resolves it at start-up even when -m is given
     doc["telemetry"] = False
     for table_name, entry in (

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from curator.constants import BOOT_FILES
+
 HARNESSES = ("kimi-code", "opencode", "claude-code")
-BOOT_FILES = ("MEMORY.md", "identity.md")  # what every harness must put in front of the model
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ class StubModel:
         """What ``ANTHROPIC_BASE_URL`` takes: the client appends ``/v1/messages`` itself."""
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> "StubModel":
+    def start(self) -> StubModel:
         self.thread = threading.Thread(target=self.server.serve_forever, name="canary-stub", daemon=True)
         self.thread.start()
         return self
@@ -67,7 +67,7 @@ class StubModel:
             self.thread = None
         self.server.server_close()
 
-    def __enter__(self) -> "StubModel":
+    def __enter__(self) -> StubModel:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -7,6 +7,7 @@ run then — a bad manifest, or a harness that could not be run at all).
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ from curator.canary.run import run_canary
 from curator.canary.runner import TURN_TIMEOUT_S
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "canary", help="boot-check seats: run the real harness against a loopback stub and read what reached the model")
     parser.add_argument("--fleet", default="fleet.toml", metavar="F", help="the fleet manifest (default: ./fleet.toml)")
@@ -32,7 +33,7 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     progress = None if args.json else (lambda message: print(message, file=sys.stderr, flush=True))
     result = run_canary(
         Path(args.fleet), args.resident, progress=progress, kimi_cli=args.kimi_cli,

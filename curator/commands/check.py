@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from curator.analysis import Analysis, analyze
-from curator.errors import CuratorError
+from curator.errors import ArgumentError
 from curator.index_model import Entry
 from curator.load_sim import ALL, LoadResult
 from curator.locate import locate_memory_dir
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         limits = Limits(args.target, args.read_limit)
     except ValueError as err:
-        raise CuratorError(str(err), code="BAD_ARGUMENTS") from None
+        raise ArgumentError(str(err)) from None
     profiles = tuple(dict.fromkeys(args.profile)) if args.profile else ALL
     memory_dir = args.memory_dir
     if memory_dir is None:
@@ -248,13 +248,13 @@ def print_report(analysis: Analysis, console: Console) -> None:
         console.print(Text(f"Pointers: {len(pointers.files)} markdown file(s), no problems.", style="green"))
         return
     title = f"Pointer problems ({pointers.problem_count})"
-    rows = [(f"{d.file}:{d.line}", d.target, d.reason, d.suggestion or "") for d in pointers.dangling]
-    rows += [(f"{e.file}:{e.line}", e.target, e.reason, "") for e in pointers.escapes]
-    rows += [(orphan, "", "orphan: nothing reachable links here", "") for orphan in pointers.orphans]
-    rows += [(u.file, "", f"unreadable: {u.message}", "") for u in pointers.unreadable]
+    problems_found = [(f"{d.file}:{d.line}", d.target, d.reason, d.suggestion or "") for d in pointers.dangling]
+    problems_found += [(f"{e.file}:{e.line}", e.target, e.reason, "") for e in pointers.escapes]
+    problems_found += [(orphan, "", "orphan: nothing reachable links here", "") for orphan in pointers.orphans]
+    problems_found += [(u.file, "", f"unreadable: {u.message}", "") for u in pointers.unreadable]
     if not console.is_terminal:  # `file:line: target: problem`, the shape editors and CI logs link
         console.print(f"{title}:")
-        for where, target, problem, suggestion in rows:
+        for where, target, problem, suggestion in problems_found:
             record = f"  {where}: " + (f"{target}: " if target else "") + problem
             console.print(Text(record + (f" (did you mean {suggestion}?)" if suggestion else "")))
         return
@@ -263,6 +263,6 @@ def print_report(analysis: Analysis, console: Console) -> None:
     problems.add_column("target")
     problems.add_column("problem")
     problems.add_column("did you mean")
-    for where, target, problem, suggestion in rows:
+    for where, target, problem, suggestion in problems_found:
         problems.add_row(where, Text(target), problem, Text(suggestion))
     console.print(problems)

@@ -24,7 +24,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    from curator.cli import command_name
+    from curator.commands.common import command_name
     from curator.demo import GROWN, build_demo, describe
 
     demo = build_demo(args.dir, fresh=args.fresh)

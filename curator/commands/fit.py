@@ -13,11 +13,12 @@ import sys
 from datetime import date
 from pathlib import Path
 
-from curator.errors import CuratorError
+from curator.constants import INDEX_NAME
+from curator.errors import ArgumentError
 from curator.index_model import parse_index
 from curator.levers.fit import FitPlan, line_ranges, plan_fit
 from curator.meter import Limits
-from curator.store import INDEX_NAME, SeatStore
+from curator.store import SeatStore
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         Limits(args.target, max(args.target, Limits.read_limit))
     except ValueError as err:
-        raise CuratorError(str(err), code="BAD_ARGUMENTS") from None
+        raise ArgumentError(str(err)) from None
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     raw = store.read(INDEX_NAME)
     plan = plan_fit(store.memory_dir, parse_index(raw), target=args.target, skip=args.skip, today=args.date)

@@ -7,20 +7,21 @@ only when the plan after writing is clean.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
 
-from curator.errors import CuratorError
 from curator.fsio import exclusive_create, remove_dead_temps
 from generators import composer
-from generators.errors import PreparationError
+from generators.errors import DivergentError, PreparationError
 from generators.manifest import example_manifest, load_manifest
+from generators.set_aside_loss import describe as describe_loss
 
 DEFAULT_MANIFEST = "fleet.toml"
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     init = subparsers.add_parser("init-fleet", help="write an example fleet.toml (one kimi-code, one opencode, one claude-code resident)")
     init.add_argument("dir", metavar="DIR", help="directory to root the example fleet in (created if missing)")
     init.set_defaults(func=run_init_fleet)
@@ -34,6 +35,9 @@ def register(subparsers) -> None:
     provision.add_argument("--adopt", action="store_true",
                            help="add the fleet's owned keys into existing files that lack them (plan lists them "
                                 "as adoptable), keeping everything else; the diffs are printed before writing")
+    provision.add_argument("--repair", action="store_true",
+                           help="rewrite, in place, the owned values of files whose owned keys hold other values "
+                                "(plan lists them as repairable), keeping every other byte; the diffs are printed first")
     provision.set_defaults(func=run_provision)
 
     aside = subparsers.add_parser("set-aside", help="rename a DIVERGENT file to <name>.divergent-<UTC stamp>")
@@ -43,13 +47,16 @@ def register(subparsers) -> None:
     aside.set_defaults(func=run_set_aside)
 
 
-def _fleet_args(parser) -> None:
+def _fleet_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fleet", default=DEFAULT_MANIFEST, metavar="F", help="the fleet manifest (default: ./fleet.toml)")
     parser.add_argument("--resident", metavar="ID", help="only this resident (agent id)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.add_argument("--hook-python", metavar="PATH",
+                        help="this host's interpreter for the hook commands (default: the manifest's hook_python, "
+                             "else the interpreter running seat-curator)")
 
 
-def run_init_fleet(args) -> int:
+def run_init_fleet(args: argparse.Namespace) -> int:
     root = Path(args.dir).expanduser().absolute()
     target = root / DEFAULT_MANIFEST
     try:
@@ -70,40 +77,55 @@ def run_init_fleet(args) -> int:
     return 0
 
 
-def run_plan(args) -> int:
+def run_plan(args: argparse.Namespace) -> int:
     fleet = load_manifest(args.fleet)
-    plans = composer.plan_fleet(fleet, args.resident)
+    plans = composer.plan_fleet(fleet, args.resident, interpreter=_hook_python(args))
     _print(plans, args.json)
     return composer.plan_exit_code(plans)
 
 
-def run_provision(args) -> int:
+def run_provision(args: argparse.Namespace) -> int:
     fleet = load_manifest(args.fleet)
     planned = None
-    if args.adopt:  # the diffs first; apply re-plans and writes only what it re-checked
-        planned = composer.plan_fleet(fleet, args.resident)
-        adoptions = [a.adoption for p in planned for a in p.artifacts if a.adoption is not None]
+    if args.adopt or args.repair:  # the diffs first; apply re-plans and writes only what it re-checked
+        planned = composer.plan_fleet(fleet, args.resident, interpreter=_hook_python(args))
+        adoptions = [a.adoption for p in planned for a in p.artifacts if args.adopt and a.adoption is not None]
+        repairs = [a.repair for p in planned for a in p.artifacts if args.repair and a.repair is not None]
         if not args.json:
-            for item in adoptions:
-                print(f"adopting {item.path}: adding {', '.join(item.added_keys)}")
-                sys.stdout.write(_indented(item.diff))
+            for verb, what, items in (("adopting", "adding", adoptions), ("repairing", "rewriting", repairs)):
+                for item in items:
+                    print(f"{verb} {item.path}: {what} {', '.join(item.added_keys)}")
+                    sys.stdout.write(_indented(item.diff))
     try:
-        plans = composer.apply_fleet(fleet, plans=planned, adopt=True) if args.adopt else \
-            composer.apply_fleet(fleet, args.resident)
-    except CuratorError as err:
-        if err.code != "FLEET_WORKSPACE_DIVERGENT":
-            raise
+        plans = composer.apply_fleet(fleet, plans=planned, adopt=args.adopt, repair=args.repair) if planned else \
+            composer.apply_fleet(fleet, args.resident, interpreter=_hook_python(args))
+    except DivergentError:
         if args.json:  # the report still goes out, so a script sees which files diverged
-            _print(composer.plan_fleet(fleet, args.resident), True)
+            _print(composer.plan_fleet(fleet, args.resident, interpreter=_hook_python(args)), True)
         raise
     _print(plans, args.json, done=True)
     return 0
 
 
-def run_set_aside(args) -> int:
+def _hook_python(args: argparse.Namespace) -> str | None:
+    """The --hook-python given (absolute, like the manifest's hook_python), or None."""
+    if args.hook_python is None:
+        return None
+    if not Path(args.hook_python).is_absolute() or "\x00" in args.hook_python:
+        raise PreparationError(f"--hook-python must be an absolute interpreter path, got {args.hook_python!r}")
+    return args.hook_python
+
+
+def run_set_aside(args: argparse.Namespace) -> int:
     fleet = load_manifest(args.fleet)
-    moved = composer.set_aside(fleet, fleet.resident(args.resident), args.path)
+    resident = fleet.resident(args.resident)
+    target = Path(args.path).expanduser().absolute()
+    art = next((a for a in composer.plan_fleet(fleet, args.resident)[0].artifacts if a.path == target), None)
+    found = target.read_bytes() if art is not None and art.status == composer.DIVERGENT and target.is_file() else None
+    moved = composer.set_aside(fleet, resident, args.path)
     print(f"set aside: {args.path} -> {moved}")
+    if art is not None and found is not None:
+        print(describe_loss(art, found))
     print("next: seat-curator provision re-creates the fleet's version; compare the two by hand")
     return 0
 
@@ -125,14 +147,24 @@ def _print(plans: list[composer.ResidentPlan], as_json: bool, *, done: bool = Fa
                 if art.adoption is not None:
                     print("            adoptable; `provision --adopt` would write:")
                     sys.stdout.write(_indented(art.adoption.diff))
+                elif art.repair is not None:
+                    print("            repairable; `provision --repair` would write:")
+                    sys.stdout.write(_indented(art.repair.diff))
                 else:
                     sys.stdout.write(_indented(art.diff))
+            elif art.status == composer.KEPT:
+                print(f"            {art.reason}")
     # A plan's absent files are PENDING (to create); provision reports the ones it wrote as CREATED.
     statuses = (composer.MATCH, composer.CREATED if done else composer.PENDING, composer.DIVERGENT)
     counts = [f"{sum(a.status == s for p in plans for a in p.artifacts)} {s}" for s in statuses]
+    kept = sum(a.status == composer.KEPT for p in plans for a in p.artifacts)
+    counts += [f"{kept} KEPT"] if kept else []
     adoptable = sum(a.adoption is not None and a.status == composer.DIVERGENT for p in plans for a in p.artifacts)
+    repairable = sum(a.repair is not None and a.status == composer.DIVERGENT for p in plans for a in p.artifacts)
     adopted = sum(a.status == composer.ADOPTED for p in plans for a in p.artifacts)
-    extra = f" ({adoptable} adoptable)" if adoptable else f", {adopted} ADOPTED" if adopted else ""
+    repaired = sum(a.status == composer.REPAIRED for p in plans for a in p.artifacts)
+    extra = (f" ({adoptable} adoptable)" if adoptable else "") + (f" ({repairable} repairable)" if repairable else "")
+    extra += (f", {adopted} ADOPTED" if adopted else "") + (f", {repaired} REPAIRED" if repaired else "")
     print(f"{len(plans)} resident(s): {', '.join(counts)}{extra}")
 
 

@@ -10,15 +10,17 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
 from curator.change import Change
-from curator.errors import CuratorError, InputError
-from curator.index_model import parse_index
+from curator.constants import INDEX_NAME
+from curator.errors import ArgumentError, InputError
+from curator.index_model import HotIndex, parse_index
 from curator.levers import archive, fold, merge, trim
 from curator.meter import Limits, Meter, measure
-from curator.store import INDEX_NAME, AppliedChange, SeatStore
+from curator.store import AppliedChange, SeatStore
 
 
 def _common(parser: argparse.ArgumentParser, *, json_flag: bool = True) -> None:
@@ -101,7 +103,7 @@ def _limits(args: argparse.Namespace) -> Limits:
     try:
         return Limits(args.target, args.read_limit)
     except ValueError as err:
-        raise CuratorError(str(err), code="BAD_ARGUMENTS") from None
+        raise ArgumentError(str(err)) from None
 
 
 def _check_arguments(args: argparse.Namespace) -> None:
@@ -111,16 +113,16 @@ def _check_arguments(args: argparse.Namespace) -> None:
     for option in ("limit", "top", "threshold"):
         value = getattr(args, option, None)
         if value is not None and value < 0:
-            raise CuratorError(f"--{option} must be zero or more, not {value}", code="BAD_ARGUMENTS")
+            raise ArgumentError(f"--{option} must be zero or more, not {value}")
     text = getattr(args, "text", None)
     if text is not None:  # it becomes file content; an argv byte that was not UTF-8 arrives as a surrogate
         try:
             text.encode("utf-8")
         except UnicodeEncodeError as err:
-            raise CuratorError(f"--text is not valid UTF-8 (character {err.start + 1})", code="BAD_ARGUMENTS") from None
+            raise ArgumentError(f"--text is not valid UTF-8 (character {err.start + 1})") from None
 
 
-def _open(args: argparse.Namespace):
+def _open(args: argparse.Namespace) -> tuple[SeatStore, bytes, HotIndex]:
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     raw = store.read(INDEX_NAME)
     return store, raw, parse_index(raw)
@@ -142,7 +144,7 @@ def _out(args: argparse.Namespace, data: dict, lines: list[str]) -> None:
         print("\n".join(lines))
 
 
-def _report(args, before: bytes, after: bytes, what: dict, headline: str, extra: list[str] = ()) -> int:
+def _report(args: argparse.Namespace, before: bytes, after: bytes, what: dict, headline: str, extra: Sequence[str] = ()) -> int:
     limits = _limits(args)
     m_before, m_after = measure(before, limits), measure(after, limits)
     lines = [headline, *extra,
@@ -152,7 +154,7 @@ def _report(args, before: bytes, after: bytes, what: dict, headline: str, extra:
     return 0
 
 
-def _apply(args, store: SeatStore, raw: bytes, change: Change) -> int:
+def _apply(args: argparse.Namespace, store: SeatStore, raw: bytes, change: Change) -> int:
     store.apply(change)
     extra = [f"warning: {w}" for w in change.warnings]
     if change.kind == "archive":
@@ -161,7 +163,8 @@ def _apply(args, store: SeatStore, raw: bytes, change: Change) -> int:
                   "; its heading stays (undo, then archive again with --drop-empty-section to remove it)")
                   for h in change.emptied_sections]
     extra.append(f"undo with: seat-curator undo {args.memory_dir}")
-    return _report(args, raw, change.files.get(INDEX_NAME, raw), {"applied": change.summary()},
+    after = change.files.get(INDEX_NAME)
+    return _report(args, raw, raw if after is None else after, {"applied": change.summary()},
                    f"applied: {change.description}", extra)
 
 
@@ -265,9 +268,10 @@ def run_fold(args: argparse.Namespace) -> int:
     if args.apply:
         return _apply(args, store, raw, change)
     (name,) = [n for n in change.names if n != INDEX_NAME]
-    line = next(text for text in change.files[INDEX_NAME].decode("utf-8", "replace").splitlines()
-                if f"]({name})" in text)
-    return _report(args, raw, change.files[INDEX_NAME], {"plan": change.summary(), "line": line},
+    after = change.files[INDEX_NAME]
+    assert after is not None  # a fold rewrites MEMORY.md, never deletes it
+    line = next(text for text in after.decode("utf-8", "replace").splitlines() if f"]({name})" in text)
+    return _report(args, raw, after, {"plan": change.summary(), "line": line},
                    f"plan: {change.description}",
                    [f"MEMORY.md keeps: {line}", f"apply with: seat-curator fold {args.memory_dir} "
                     f"{' '.join(args.what)} --apply"])
@@ -278,8 +282,8 @@ def _history_step(args: argparse.Namespace, undo: bool) -> int:
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     before = store.read(INDEX_NAME) if store.exists(INDEX_NAME) else b""
     if getattr(args, "as_is", False):
-        entry = store.settle_as_is()
-        _out(args, {"settled": entry.to_json()}, [f"settled as the files stand: {entry.description}",
+        settled = store.settle_as_is()
+        _out(args, {"settled": settled.to_json()}, [f"settled as the files stand: {settled.description}",
                                                   f"undo with: seat-curator undo {args.memory_dir}"])
         return 0
     entry: AppliedChange = store.undo() if undo else store.redo()

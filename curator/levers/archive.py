@@ -31,6 +31,7 @@ from pathlib import Path
 from rapidfuzz import fuzz, process, utils
 
 from curator.change import Change, digest
+from curator.constants import ARCHIVE_NAME, INDEX_NAME
 from curator.errors import InputError
 from curator.index_model import BOM, LIST_MARKER, SECTION_SIGN, Entry, HotIndex, Section, entry_id, parse_index
 from curator.levers.merge import IDENTITY_SECTION
@@ -54,8 +55,6 @@ from curator.levers.relink import move_bytes
 from curator.levers.text import content_end, entries_by_id, entry_source, entry_start, read_optional
 from curator.pointers import check_pointers
 
-INDEX_NAME = "MEMORY.md"
-ARCHIVE_NAME = "ARCHIVE.md"
 UNSECTIONED = "Unsectioned"  # archive heading for entries that sat above the index's first heading
 _ID = r"[0-9a-f]{6}(?:-\d+)?"
 _DAY = r"\d{4}-\d{2}-\d{2}"
@@ -219,8 +218,8 @@ def _neighbours(index: HotIndex) -> dict[str, tuple[str | None, str | None]]:
     out: dict[str, tuple[str | None, str | None]] = {}
     for section in index.sections:
         ids = section.entry_ids
-        for i, entry_id in enumerate(ids):
-            out[entry_id] = (ids[i - 1] if i else None, ids[i + 1] if i + 1 < len(ids) else None)
+        for i, this in enumerate(ids):
+            out[this] = (ids[i - 1] if i else None, ids[i + 1] if i + 1 < len(ids) else None)
     return out
 
 
@@ -280,9 +279,9 @@ def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: d
     on_disk = index
     unpointed = without_archive_pointer(index.raw)  # the line leading to ARCHIVE.md is no entry's neighbour
     index = parse_index(unpointed) if unpointed is not None else index
-    for entry_id in entry_ids:
-        if unpointed is not None and not index.has_entry(entry_id) and on_disk.has_entry(entry_id):
-            raise InputError(f"entry {entry_id} is the line that leads to ARCHIVE.md: it stays while the archive "
+    for wanted in entry_ids:
+        if unpointed is not None and not index.has_entry(wanted) and on_disk.has_entry(wanted):
+            raise InputError(f"entry {wanted} is the line that leads to ARCHIVE.md: it stays while the archive "
                              "holds entries", path=INDEX_NAME)
     entries = entries_by_id(index, entry_ids)
     if not entries:
@@ -390,7 +389,7 @@ def without_archive_pointer(raw: bytes) -> bytes | None:
     line_start = raw.rfind(b"\n", 0, at) + 1
     line_end = raw.find(b"\n", at)
     line_end = len(raw) if line_end < 0 else line_end + 1
-    for back in range(0, min(line_start, 8) + 1):  # the separator it may have brought: a blank line, a § line
+    for back in range(min(line_start, 8) + 1):  # the separator it may have brought: a blank line, a § line
         for end in (line_end, at + len(text)):
             candidate = raw[: line_start - back] + raw[end:]
             if with_archive_pointer(candidate) == raw:

@@ -28,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from curator.change import Change, digest
+from curator.constants import INDEX_NAME
 from curator.errors import CuratorError
 from curator.index_model import BOM, HotIndex, parse_index
 from curator.levers import archive, fold, merge, trim
@@ -37,7 +38,6 @@ from curator.levers.similarity import words_of
 from curator.levers.text import clauses, read_optional
 from curator.pointers import check_pointers
 
-INDEX_NAME = "MEMORY.md"
 TRIM_THRESHOLD = 200  # bytes: shorter entries are left as they are
 MAX_MERGES = 500  # merge candidates weighed per plan
 MAX_FOLDS = 200  # folds per plan (each saves bytes, so this only bounds a pathological index)

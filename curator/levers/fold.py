@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from curator.change import Change, digest
+from curator.constants import INDEX_NAME
 from curator.errors import InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex, Section, parse_index
 from curator.levers.archive import UNSECTIONED
@@ -35,7 +36,6 @@ from curator.levers.text import content_end, entries_by_id, entry_source, entry_
 from curator.pointers import check_pointers
 from curator.slugs import github_slug, heading_slugs
 
-INDEX_NAME = "MEMORY.md"
 PREFIX = "folded-"
 WEAK_SPOTS = re.compile(r"weak[\s_-]*spots?|약점|弱点|弱み|слабые\s+места", re.IGNORECASE)
 LINE_BUDGET = 320  # bytes the fold line may take with the entries' titles (the facet and count always fit)

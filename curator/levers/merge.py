@@ -28,6 +28,7 @@ from urllib.parse import unquote
 
 from curator import markdown
 from curator.change import Change, digest
+from curator.constants import INDEX_NAME
 from curator.errors import CuratorError, InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex
 from curator.levers.placement import removal_spans
@@ -37,7 +38,6 @@ from curator.levers.similarity import Weights, stem, words_of
 from curator.levers.text import clauses, content_end, depth_map, entries_by_id, entry_source, entry_start
 from curator.pointers import PointerReport, check_pointers
 
-INDEX_NAME = "MEMORY.md"
 FACET_JOIN = "; "
 
 
@@ -110,7 +110,7 @@ def leading_target(entry: Entry) -> str:
         return named.group(1) if named else ""
     for link in entry.pointers:
         if link.kind == "file" and link.path and link.line == entry.line:
-            if opening.startswith("[") or opening.startswith("!["):
+            if opening.startswith(("[", "![")):
                 return link.path + (f"#{link.anchor}" if link.anchor else "")
         break
     return ""
@@ -344,7 +344,7 @@ def merged_entry_text(index: HotIndex, group: list[Entry], *, plain: bool = Fals
     if prose:
         head, tail = sources[0], ""
     line = head.rstrip()
-    below = [part for part in tail.split("\n")] if tail else []
+    below = list(tail.split("\n")) if tail else []
     said = set(words_of(sources[0]))
     bits = set(EXACT_BITS.findall(sources[0]))  # code spans and numbers said so far, verbatim
     kept_lines = {" ".join(part.split()) for part in below}

@@ -15,7 +15,7 @@ from curator.pointers import PointerReport
 
 def aim(file: str, target: str) -> str:
     """The memory-dir path (and anchor) a link written in ``file`` aims at; a wikilink or URL as written."""
-    if target.startswith("[[") or "://" in target or target.startswith(("/", "~")):
+    if target.startswith(("[[", "/", "~")) or "://" in target:
         return target
     path, hashed, anchor = target.partition("#")
     where = posixpath.normpath(posixpath.join(posixpath.dirname(file), path)) if path else file

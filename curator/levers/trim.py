@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from curator.change import Change, digest
+from curator.constants import INDEX_NAME
 from curator.errors import InputError
 from curator.index_model import LIST_MARKER, Entry, HotIndex, parse_index
 from curator.levers.finished import OPEN_WORDS, finished_mark
@@ -46,7 +47,6 @@ from curator.meter import Limits, Meter, measure
 from curator.pointers import check_pointers
 from curator.slugs import github_slug, heading_slugs
 
-INDEX_NAME = "MEMORY.md"
 DEFAULT_THRESHOLD = 200  # bytes: shorter entries are not worth a suggestion
 DEFAULT_TOP = 10
 MIN_MOVED = 24  # a split that moves less than this is not worth a second file

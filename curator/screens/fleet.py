@@ -22,13 +22,13 @@ import styles
 from curator.errors import CuratorError
 from curator.meter import measure
 from curator.screens.dialogs import ConfirmDialog
-from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head
+from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head, role_status, worst_first
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
-from curator.widgets.text_input import TextInput
 from curator.widgets.status_line import STALE_AFTER, StatusLine
+from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import verbatim
-from generators.composer import DIVERGENT, MATCH, PENDING
+from generators.composer import DIVERGENT, KEPT, MATCH, PENDING
 
 
 def read_meter(memory_dir: Path, limits):
@@ -185,8 +185,9 @@ class FleetScreen(Screen):
 
     def show_counts(self) -> None:
         statuses = [a.status for p in self.plans for a in p.artifacts]
+        shown = (MATCH, PENDING, DIVERGENT) + ((KEPT,) if KEPT in statuses else ())
         self.set_status(f"{len(self.plans)} residents · "
-                        + " · ".join(f"{statuses.count(s)} {s}" for s in (MATCH, PENDING, DIVERGENT)),
+                        + " · ".join(f"{statuses.count(s)} {s}" for s in shown),
                         "$error" if DIVERGENT in statuses else "")
 
     def boot_cells(self) -> dict:
@@ -233,7 +234,7 @@ class FleetScreen(Screen):
         if plan is None:
             text.update(verbatim("No resident matches the filter." if self.plans else ""))
             return
-        artifacts = grid.current_artifacts()
+        artifacts = worst_first(grid.current_artifacts())  # the file that needs a look leads
         text.update(Content("\n\n").join(
             [plan_head(plan)] + [artifact_detail(a, plan=plan, diff=self.file_diffs.get(a.path)) for a in artifacts]))
 
@@ -387,6 +388,41 @@ class FleetScreen(Screen):
             return
         ask_set_aside(self.app, self.fleet, plan, divergent[0], self.refresh_plan)
 
+    def action_repair(self) -> None:
+        """Rewrite a DIVERGENT file's owned values in place (`provision --repair` for one file), after
+        a confirmation that shows the whole-file diff."""
+        from curator.widgets.verbatim import diff_content
+        from generators.composer import repair_file
+
+        grid = self.query_one(FleetGrid)
+        plan = grid.current_plan()
+        role = grid.current_role()  # a cell that shows MATCH has nothing to repair, even in a drifted file
+        repairable = [a for a in grid.current_artifacts() if role_status(a, role) == DIVERGENT and a.repair is not None]
+        if plan is None or not repairable or self.fleet is None:
+            self.app.notify("Select a DIVERGENT cell whose file is repairable (its reason says `provision --repair`).",
+                            severity="warning")
+            return
+        artifact, fleet = repairable[0], self.fleet
+        body = Content("\n").join([
+            verbatim(f"Only the owned values ({', '.join(artifact.repair.added_keys)}) change; every other byte "
+                     "stays. Written atomically, and refused if the file changed since this plan."),
+            diff_content(artifact.repair.diff),
+        ])
+
+        def decided(yes: bool | None) -> None:
+            if not yes:
+                self.app.notify("Not repaired: the file is as it was.", markup=False)
+                return
+            try:
+                repair_file(fleet, plan, artifact.path)
+            except CuratorError as err:
+                self.app.notify(str(err), title="Not repaired", severity="error", markup=False, timeout=10)
+            else:
+                self.app.notify(f"Repaired {artifact.path.name}", markup=False)
+            self.refresh_plan()
+
+        self.app.push_screen(ConfirmDialog(f"Repair {artifact.path.name}?", body, "Repair"), decided)
+
     def set_status(self, message: str, style: str = "", *, passing: bool = False) -> None:
         """The plan's summary (or a boot check's progress) stays; ``passing`` news clears when stale."""
         self.query_one("#status", StatusLine).say(verbatim(message, style), STALE_AFTER if passing else None)
@@ -395,13 +431,18 @@ class FleetScreen(Screen):
 def ask_set_aside(app, fleet, plan, artifact, then) -> None:
     """Confirm, then rename the divergent file to <name>.divergent-<UTC stamp>; ``then()`` re-plans."""
     from generators.composer import set_aside
+    from generators.set_aside_loss import describe
 
+    try:
+        found = artifact.path.read_bytes()
+    except OSError:
+        found = None
     body = Content("\n").join([
         artifact_detail(artifact, with_diff=False),
         verbatim(""),
-        verbatim(f"Rename it to {artifact.path.name}.divergent-<UTC stamp> (nothing is deleted); "
-                 "the next provision re-creates the fleet's version. If the edit was meant to stay, "
-                 "cancel and keep it by hand: it is then the resident's file."),
+        verbatim(f"Rename it to {artifact.path.name}.divergent-<UTC stamp>; the next provision re-creates "
+                 f"the fleet's version. {describe(artifact, found)} If the edit was meant to stay, cancel "
+                 "and keep it by hand (keep = [...] on the resident in the manifest)."),
     ])
 
     def decided(yes: bool | None) -> None:

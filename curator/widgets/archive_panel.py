@@ -10,14 +10,13 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Input
 
+from curator.constants import ARCHIVE_NAME
 from curator.errors import CuratorError
 from curator.widgets.keymap import bindings
 from curator.widgets.panel_table import PanelTable
 from curator.widgets.tables import fill
 from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import verbatim
-
-ARCHIVE_NAME = "ARCHIVE.md"
 
 
 class ArchiveSearch(TextInput):

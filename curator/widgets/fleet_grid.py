@@ -15,14 +15,14 @@ from textual.widgets import DataTable
 
 from curator.widgets.byte_meter import mini_meter
 from curator.widgets.verbatim import verbatim
-from generators.composer import ADOPTED, CREATED, DIVERGENT, MATCH, PENDING, STATUSES
-from generators.emission import ROLE_BEARER, ROLE_BOOT, ROLE_CONFIG, ROLE_MCP
+from generators.composer import ADOPTED, CREATED, DIVERGENT, KEPT, MATCH, PENDING, REPAIRED, STATUSES
+from generators.emission import ROLE_BEARER, ROLE_BOOT, ROLE_CONFIG, ROLE_MCP, key_roles
 
 # Status values come from the core; only their look lives here.
 # PENDING: a plan's file to create; CREATED / ADOPTED: what a provision run just wrote.
 STATUS_STYLES = {MATCH: "$success", PENDING: "$warning", CREATED: "$success", ADOPTED: "$success",
-                 DIVERGENT: "bold $error"}
-STATUS_SYMBOLS = {MATCH: "✓", PENDING: "+", CREATED: "✓", ADOPTED: "✓", DIVERGENT: "✗"}
+                 REPAIRED: "$success", KEPT: "$accent", DIVERGENT: "bold $error"}
+STATUS_SYMBOLS = {MATCH: "✓", PENDING: "+", CREATED: "✓", ADOPTED: "✓", REPAIRED: "✓", KEPT: "=", DIVERGENT: "✗"}
 WORST = STATUSES  # the core's order, worst first
 # (wide title, narrow title) per role; a role missing here is a file name and titles itself.
 ROLE_TITLES = {ROLE_CONFIG: ("config", "config"), ROLE_MCP: ("MCP servers", "MCP"),
@@ -47,11 +47,22 @@ def role_title(role: str, narrow: bool = False) -> str:
     return titles[narrow] if titles else role
 
 
-def status_cell(artifacts: list, *, symbols: bool = False) -> Content:
+def role_status(artifact, role: str | None) -> str:
+    """The artifact's status as the column of ``role`` shows it: a DIVERGENT file that plays two
+    roles is DIVERGENT only in the role(s) of the owned keys that differ (opencode.jsonc whose
+    ``instructions`` changed is a config drift; its MCP servers match)."""
+    differing = getattr(artifact, "differing", ())
+    if role is None or artifact.status != DIVERGENT or not differing or artifact.emitted is None:
+        return artifact.status
+    roles = {r for key in differing for r in key_roles(artifact.emitted.convergence, key)}
+    return DIVERGENT if role in roles else MATCH
+
+
+def status_cell(artifacts: list, *, symbols: bool = False, role: str | None = None) -> Content:
     """The worst status of a cell's artifacts ("✗ DIVERGENT ×2"), or its symbol alone."""
     if not artifacts:
         return verbatim("·", "dim")
-    statuses = [a.status for a in artifacts]
+    statuses = [role_status(a, role) for a in artifacts]
     worst = next((s for s in WORST if s in statuses), statuses[0])
     if symbols:
         return verbatim(STATUS_SYMBOLS.get(worst, "?"), STATUS_STYLES.get(worst, ""))
@@ -132,7 +143,7 @@ class FleetGrid(DataTable):
         if layout.narrow_titles:
             columns = [(self.narrow_titles.get(title, title), key, cells) for title, key, cells in columns]
         for role in self.roles:
-            cells = [status_cell([a for a in p.artifacts if role in a.roles], symbols=layout.symbols)
+            cells = [status_cell([a for a in p.artifacts if role in a.roles], symbols=layout.symbols, role=role)
                      for p in self.plans]
             columns.append((role_title(role, layout.narrow_titles), role, cells))
         return columns
@@ -227,7 +238,7 @@ class FleetGrid(DataTable):
         """Put the cursor on the first cell holding an artifact with ``status`` (if any)."""
         for row, plan in enumerate(self.plans):
             for column, role in enumerate(self.roles):
-                if any(a.status == status and role in a.roles for a in plan.artifacts):
+                if any(role_status(a, role) == status and role in a.roles for a in plan.artifacts):
                     self.move_cursor(row=row, column=self.first_role_column + column)
                     return
 
@@ -257,9 +268,17 @@ def where(plan, artifact) -> str:
     return str(artifact.path)
 
 
+def worst_first(artifacts: list) -> list:
+    """The artifacts, the worst status first (the core's order), otherwise in plan order."""
+    return sorted(artifacts, key=lambda a: WORST.index(a.status) if a.status in WORST else len(WORST))
+
+
 def plan_head(plan) -> Content:
+    worst = [a for a in plan.artifacts if a.status == plan.status]
+    named = f" ({', '.join(where(plan, a) for a in worst[:3])}{', …' if len(worst) > 3 else ''})" \
+        if plan.status != MATCH and worst else ""
     return Content("\n").join([
-        verbatim(f"{plan.agent_id} ({plan.harness}) · worst: {plan.status}", "bold"),
+        verbatim(f"{plan.agent_id} ({plan.harness}) · worst: {plan.status}{named}", "bold"),
         verbatim(f"seat home: {plan.instance_home}", "dim"),
         verbatim(f"repo: {plan.repo}", "dim"),
     ])
@@ -287,4 +306,7 @@ def artifact_detail(artifact, *, plan=None, with_diff: bool = True, diff: str | 
         from curator.widgets.verbatim import diff_content
 
         parts.append(diff_content(shown))
+    if with_diff and status == PENDING and artifact.emitted is not None:  # what it will be born with, whole
+        parts.append(verbatim(f"will be created (mode {artifact.emitted.mode:04o}) with:", "bold"))
+        parts.append(verbatim(artifact.emitted.content.decode("utf-8", "replace")))
     return Content("\n").join(parts)

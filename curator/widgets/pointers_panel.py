@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from curator.constants import INDEX_NAME
 from curator.widgets.panel_table import EditorTarget, PanelTable
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
-
-INDEX_NAME = "MEMORY.md"
 
 
 class PointersTable(PanelTable):

@@ -16,10 +16,10 @@ The rooms: ``plan`` (statuses and the read-only plan), ``trusted_paths`` (the pa
 """
 
 from generators.composer.apply import (apply_fleet, apply_plan, divergent_error,  # noqa: F401 (re-exported)
-                                       remove_dead_temps_of)
+                                       remove_dead_temps_of, repair_file)
 from generators.composer.aside import set_aside, utc_stamp  # noqa: F401 (re-exported)
-from generators.composer.plan import (ADOPTED, CREATED, DIVERGENT, EMITTERS, MATCH,  # noqa: F401 (re-exported)
-                                      OWNED_DIFFER, OWNED_MATCH, PENDING, STATUSES, Artifact, ResidentPlan,
+from generators.composer.plan import (ADOPTED, CREATED, DIVERGENT, EMITTERS, KEPT, MATCH,  # noqa: F401 (re-exported)
+                                      OWNED_DIFFER, OWNED_MATCH, PENDING, REPAIRED, STATUSES, Artifact, ResidentPlan,
                                       emit_resident, plan_exit_code, plan_fleet, plan_resident)
 from generators.composer.trusted_paths import path_problem  # noqa: F401 (re-exported)
 from generators.emission import (CREATE_ONLY, FLEET, WHOLE_FILE, WHOLE_FILE_KEY,  # noqa: F401 (re-exported)

@@ -11,8 +11,9 @@ from curator.errors import CuratorError, from_os_error
 from curator.fsio import (MAX_READ_BYTES, atomic_write, exclusive_create, fsync_dir, hold, link_new, remove_dead_temps,
                           stop_point, swap, write_temp)
 from generators.composer.aside import utc_stamp
-from generators.composer.plan import (ADOPTED, CREATED, DIVERGENT, MATCH, PENDING, Artifact, ResidentPlan,
-                                      plan_fleet, plan_resident, read_regular, refuse_shared)
+from generators.composer.plan import (ADOPTED, CREATED, DIVERGENT, MATCH, PENDING, REPAIRED, Artifact, ResidentPlan,
+                                      keep_by_hand, plan_fleet, plan_resident, read_regular, refuse_shared)
+from generators.repair import Repair
 from generators.composer.trusted_paths import exists, path_problem
 from generators.emission import FLEET
 from generators.errors import DivergentError, PreparationError
@@ -41,17 +42,23 @@ def apply_plan(plan: ResidentPlan) -> ResidentPlan:
 
 
 def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: str | None = None,
-                plans: list[ResidentPlan] | None = None, adopt: bool = False) -> list[ResidentPlan]:
+                plans: list[ResidentPlan] | None = None, adopt: bool = False,
+                repair: bool = False) -> list[ResidentPlan]:
     """Provision: the whole plan first; if anything anywhere is DIVERGENT, nothing is written.
 
     With ``adopt``, a DIVERGENT file that is adoptable (its owned keys only absent) does not block:
     the owned keys are added to it (``Artifact.adoption``), atomically and re-checked against the
-    bytes it was planned from. Any other DIVERGENT file still refuses the whole run."""
+    bytes it was planned from. With ``repair``, a DIVERGENT file whose owned values can be rewritten
+    in place (``Artifact.repair``) is written the same way. Any other DIVERGENT file still refuses
+    the whole run."""
     if plans is not None:
-        fresh = refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in plans])
+        fresh = keep_by_hand(fleet, refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter)
+                                                          for p in plans]))
     else:
         fresh = plan_fleet(fleet, resident_id, interpreter=interpreter)
-    blocking = [a for p in fresh for a in p.divergent() if not (adopt and a.adoption is not None)]
+    for art in (a for p in fresh for a in p.divergent() if repair and a.repair is not None):
+        art.adoption = art.repair  # written like an adoption: planned bytes re-checked, exchanged, verified
+    blocking = [a for p in fresh for a in p.divergent() if not ((adopt or repair) and a.adoption is not None)]
     if blocking:
         raise divergent_error(fresh, only=blocking)
     pending = [art for plan in fresh for art in plan.artifacts if art.status == PENDING]
@@ -76,7 +83,8 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
             where = err.filename or (art.path if art is not None else None)
             raise from_os_error(err, "cannot write", path=where, cls=PreparationError) from None
         raise
-    after = refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter) for p in fresh])
+    after = keep_by_hand(fleet, refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter)
+                                                      for p in fresh]))
     if any(p.divergent() for p in after):
         # Something moved while this run wrote (another writer, a racing provision): never report
         # success over a seat that is not clean, and leave no half-born seat behind.
@@ -90,13 +98,29 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
     for plan in after:  # report what this run wrote as CREATED / ADOPTED, as the reference composer does
         for art in plan.artifacts:
             if art.path in born and art.status == MATCH:
-                if born[art.path].adoption is not None:
+                if isinstance(born[art.path].adoption, Repair):
+                    art.repair = born[art.path].adoption  # what was written, for the report
+                    keys = ", ".join(art.repair.added_keys)
+                    art.status, art.reason = REPAIRED, f"repaired now: rewrote {keys}, kept the rest of the file"
+                elif born[art.path].adoption is not None:
                     art.adoption = born[art.path].adoption  # what was written, for the report
                     keys = ", ".join(art.adoption.added_keys)
                     art.status, art.reason = ADOPTED, f"adopted now: added {keys}, kept the rest of the file"
                 else:
                     art.status, art.reason = CREATED, f"created now (mode {art.emitted.mode:04o})"
     return after
+
+
+def repair_file(fleet: Fleet, plan: ResidentPlan, path: Path) -> Artifact:
+    """Repair one file of ``plan``'s seat in place (its owned values only), re-planned first and
+    written like ``provision --repair`` writes it: planned bytes re-checked, exchanged, verified."""
+    fresh = keep_by_hand(fleet, refuse_shared(fleet, [plan_resident(fleet, plan.resident, interpreter=plan.interpreter)]))
+    art = next((a for a in fresh[0].artifacts if a.path == path and a.status == DIVERGENT and a.repair), None)
+    if art is None:
+        raise PreparationError("is not repairable now: re-plan to see why", path=path)
+    art.adoption = art.repair
+    _adopt(art)
+    return art
 
 
 def remove_dead_temps_of(plans: list[ResidentPlan]) -> list[Path]:

@@ -9,19 +9,22 @@ from pathlib import Path
 
 from curator.errors import CuratorError
 from curator.fsio import MAX_READ_BYTES
-from generators import adoption, claude, emission, kimi, layout, opencode, shared_files
+from generators import adoption, claude, emission, keep, kimi, layout, opencode, shared_files
 from generators.composer.trusted_paths import Walk, inspect_stat
 from generators.emission import CREATE_ONLY, FLEET, WHOLE_FILE, EmittedFile
 from generators.errors import PreparationError, UnsupportedError
 from generators.manifest import Fleet, Resident
 from generators.projection import InvalidOwnedFile, differing_keys, project, render
+from generators.repair import REPAIR_HINT, Repair, offer as offer_repair
 
 PENDING = "PENDING"  # absent; provision will create it
 CREATED = "CREATED"  # written by the provision run that reports it
 ADOPTED = "ADOPTED"  # an existing file this provision --adopt run added the owned keys to
+REPAIRED = "REPAIRED"  # an existing file this provision --repair run rewrote the owned values of
+KEPT = keep.KEPT  # a file the manifest says the resident keeps by hand: never written, blocks nothing
 MATCH = "MATCH"
 DIVERGENT = "DIVERGENT"
-STATUSES = (DIVERGENT, PENDING, CREATED, ADOPTED, MATCH)  # every artifact status, worst first
+STATUSES = (DIVERGENT, PENDING, CREATED, ADOPTED, REPAIRED, KEPT, MATCH)  # every artifact status, worst first
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 OWNED_DIFFER = "owned keys differ: "
 
@@ -49,6 +52,10 @@ class Artifact:
     # A DIVERGENT file whose owned keys are only absent: what `provision --adopt` would write
     # (on an ADOPTED file: what it wrote).
     adoption: adoption.Adoption | None = field(default=None, repr=False, compare=False)
+    # A DIVERGENT file whose owned values can be rewritten in place: what `provision --repair` would write.
+    repair: Repair | None = field(default=None, repr=False, compare=False)
+    # The owned keys whose values differ (a DIVERGENT file that parsed): what the fleet panel marks.
+    differing: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @property
     def roles(self) -> tuple[str, ...]:
@@ -61,7 +68,9 @@ class Artifact:
         return {"path": str(self.path), "owner": self.owner, "status": self.status,
                 "owned_keys": list(self.owned_keys), "reason": self.reason, "diff": self.diff,
                 "adoptable": self.adoption is not None and self.status == DIVERGENT,
-                "adopt_diff": self.adoption.diff if self.adoption is not None else ""}
+                "adopt_diff": self.adoption.diff if self.adoption is not None else "",
+                "repairable": self.repair is not None and self.status == DIVERGENT,
+                "repair_diff": self.repair.diff if self.repair is not None else ""}
 
 
 @dataclass
@@ -126,7 +135,16 @@ def plan_resident(fleet: Fleet, resident: Resident, *, interpreter: str | None =
 def plan_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: str | None = None) -> list[ResidentPlan]:
     residents = [fleet.resident(resident_id)] if resident_id is not None else list(fleet.residents)
     interpreter = interpreter or fleet.hook_python or kimi.resolve_interpreter()  # once, not per seat
-    return refuse_shared(fleet, [plan_resident(fleet, r, interpreter=interpreter) for r in residents])
+    return keep_by_hand(fleet, refuse_shared(fleet, [plan_resident(fleet, r, interpreter=interpreter)
+                                                     for r in residents]))
+
+
+def keep_by_hand(fleet: Fleet, plans: list[ResidentPlan]) -> list[ResidentPlan]:
+    """The residents' kept files as KEPT (generators.keep); after the shared-file check, so keeping
+    never hides a manifest problem."""
+    for plan in plans:
+        keep.mark_kept(plan.resident, plan.artifacts, fleet.path)
+    return plans
 
 
 def refuse_shared(fleet: Fleet, plans: list[ResidentPlan]) -> list[ResidentPlan]:
@@ -187,6 +205,7 @@ def _plan_file(item: EmittedFile, prefix: str, walk: Walk | None = None) -> Arti
     artifact = Artifact(item.path, item.owner, status, keys, reason, diff, emitted=item,
                         found_id=("file", found_stat.st_dev, found_stat.st_ino))
     if status == DIVERGENT and item.owned is not None and reason.startswith(OWNED_DIFFER):
+        artifact.differing = tuple(reason[len(OWNED_DIFFER):].split(", "))  # as _compare joined them
         try:
             artifact.adoption = adoption.adopt(item.path, item.convergence, found, item.owned, prefix)
         except adoption.NotAdoptable as why:
@@ -195,6 +214,9 @@ def _plan_file(item: EmittedFile, prefix: str, walk: Walk | None = None) -> Arti
         else:
             artifact.reason = (f"owned keys absent: {', '.join(artifact.adoption.added_keys)}; "
                                "`provision --adopt` adds them and keeps the rest of the file")
+    if status == DIVERGENT and artifact.adoption is None:
+        artifact.repair = offer_repair(item, found, prefix)
+        artifact.reason += f"; {REPAIR_HINT}" if artifact.repair is not None else ""
     return artifact
 
 

@@ -4,6 +4,7 @@ change under the app; panels lead to the line; previews and help fit."""
 
 from __future__ import annotations
 
+import pytest
 from textual.command import CommandPalette
 from textual.widgets import Button, TabbedContent
 from textual.widgets._footer import FooterKey
@@ -110,6 +111,7 @@ async def test_every_footer_key_works_with_the_editor_focused_and_types_nothing(
         assert {"reprovision_preview", "help", "switch_pane", "screen.find"} <= set(checked)
 
 
+@pytest.mark.slow
 async def test_every_footer_key_works_in_every_panel(tmp_path):
     manifest, memory = fleet_seat(tmp_path)
     app = CuratorApp(memory, manifest)

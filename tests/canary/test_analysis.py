@@ -9,7 +9,8 @@ import json
 
 import pytest
 
-from curator.canary.analysis import analyse, blocks_in, compare_file, content_text
+from curator.canary.analysis import analyse
+from curator.canary.requestlog import blocks_in, compare_file, content_text
 from curator.canary.record import trim_log
 from tests.support import paths
 

@@ -135,6 +135,7 @@ def test_non_utf8_reports_offset_and_counts_bytes(tmp_path: Path, capsys: pytest
     assert f"not valid UTF-8 at byte offset {len(CLEAN) + 6:,}" in " ".join(out.split())
 
 
+@pytest.mark.slow
 def test_five_megabyte_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     raw = (b"- " + b"y" * 97 + b"\n") * 50_000
     memory = seat(tmp_path, raw)
@@ -222,6 +223,7 @@ def test_real_command_no_traceback(tmp_path: Path) -> None:
 CORPUS_MD = sorted(p for p in CORPUS.rglob("*.md")) if CORPUS.is_dir() else []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CORPUS_MD, reason="corpus not present")
 def test_check_never_crashes_on_any_corpus_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     wc = subprocess.run(["wc", "-c", *map(str, CORPUS_MD)], capture_output=True, text=True, check=True).stdout

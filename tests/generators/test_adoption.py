@@ -121,7 +121,8 @@ def test_owned_keys_holding_other_values_stay_divergent_and_block_adopt(fleet_wi
     plan = composer.plan_fleet(load_manifest(manifest), OPENCODE)[0]
     art = next(a for a in plan.artifacts if a.path == jsonc)
     assert art.status == composer.DIVERGENT and art.adoption is None
-    assert art.reason == "owned keys differ: instructions, mcp.neo-mjs-memory-core"
+    assert art.reason == ("owned keys differ: instructions, mcp.neo-mjs-memory-core; `provision --repair` "
+                          "rewrites them in place and keeps the rest of the file")
     code, out, err = run(capsys, "provision", "--fleet", str(manifest), "--adopt")
     assert code == 3 and str(jsonc) in err
     assert tree_bytes(manifest.parent) == before  # the adoptable mcp.json was not written either

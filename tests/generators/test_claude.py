@@ -122,7 +122,8 @@ def test_one_content_authority_with_its_own_loading_line():
     loading = [line for line in claude_text.splitlines() if "**Loading:**" in line]
     assert len(loading) == 1 and "autoMemoryDirectory" in loading[0] and "25,000 characters" in loading[0]
     assert "SessionStart" in loading[0]
-    strip = lambda text: [line for line in text.splitlines() if "**Loading:**" not in line]
+    def strip(text):
+        return [line for line in text.splitlines() if "**Loading:**" not in line]
     assert strip(claude_text) == strip(kimi_text)
     about = template.about_this_layer_md("claude-code")
     assert "## How it loads on claude-code" in about and "It never prints MEMORY.md" in about

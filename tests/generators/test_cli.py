@@ -38,7 +38,7 @@ def test_plan_provision_plan_cycle_with_json(tmp_path, capsys):
     assert list(kimi) == ["agent_id", "harness", "instance_home", "memory_dir", "repo", "artifacts"]
     assert (kimi["agent_id"], kimi["harness"], oc["agent_id"]) == (KIMI, "kimi-code", OPENCODE)
     assert list(kimi["artifacts"][0]) == ["path", "owner", "status", "owned_keys", "reason", "diff",
-                                         "adoptable", "adopt_diff"]
+                                         "adoptable", "adopt_diff", "repairable", "repair_diff"]
     assert [a["status"] for a in kimi["artifacts"]] == ["PENDING"] * 7
     assert [a["owner"] for a in oc["artifacts"]] == ["bearer"] * 4 + ["fleet"] * 2
 
@@ -60,7 +60,7 @@ def test_divergence_exit_3_writes_nothing_then_set_aside_recovers(tmp_path, caps
     code, out, _ = run(capsys, "plan", "--fleet", str(manifest), "--json")
     assert code == 3
     found = next(a for r in json.loads(out)["residents"] for a in r["artifacts"] if a["path"] == config)
-    assert found["status"] == "DIVERGENT" and found["reason"] == "owned keys differ: hooks"
+    assert found["status"] == "DIVERGENT" and found["reason"].startswith("owned keys differ: hooks; `provision --repair`")
     assert '+      "command": "sneaky",' in found["diff"]
 
     code, out, err = run(capsys, "provision", "--fleet", str(manifest))
@@ -73,7 +73,7 @@ def test_divergence_exit_3_writes_nothing_then_set_aside_recovers(tmp_path, caps
     assert code == 0 and ".divergent-" in out
     assert run(capsys, "provision", "--fleet", str(manifest))[0] == 0
     assert run(capsys, "plan", "--fleet", str(manifest))[0] == 0
-    kept = [p for p in (tmp_path / "instances").rglob("config.toml.divergent-*")]
+    kept = list((tmp_path / "instances").rglob("config.toml.divergent-*"))
     assert len(kept) == 1 and b"sneaky" in kept[0].read_bytes()
 
 
@@ -90,3 +90,19 @@ def test_errors_are_one_line_with_exit_1(tmp_path, capsys):
     assert code == 1 and "no resident '@ghost'" in err
     code, _, err = run(capsys, "plan", "--fleet", str(good), "--resident", "@ghost")
     assert code == 1 and "no resident '@ghost'" in err
+
+
+def test_hook_python_is_a_per_host_setting_and_a_moved_interpreter_is_repaired(tmp_path, capsys):
+    manifest = write_fleet(tmp_path)
+    code, _, _ = run(capsys, "provision", "--fleet", str(manifest), "--hook-python", "/opt/host-a/bin/python3")
+    assert code == 0
+    config = next(tmp_path.rglob("config.toml"))
+    assert "'/opt/host-a/bin/python3' -I -S" in config.read_text()
+    # The host's interpreter moved: the owned hook commands differ, and repair rewrites just them.
+    assert run(capsys, "plan", "--fleet", str(manifest), "--hook-python", "/opt/host-b/bin/python3")[0] == 3
+    code, out, _ = run(capsys, "provision", "--fleet", str(manifest), "--hook-python", "/opt/host-b/bin/python3",
+                       "--repair")
+    assert code == 0 and "REPAIRED" in out
+    assert "host-a" not in config.read_text() and "'/opt/host-b/bin/python3' -I -S" in config.read_text()
+    code, _, err = run(capsys, "plan", "--fleet", str(manifest), "--hook-python", "python3")
+    assert code == 1 and "--hook-python must be an absolute interpreter path" in err

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import stat
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 import pytest
@@ -228,7 +228,7 @@ def test_set_aside_renames_and_next_provision_recreates(born, tmp_path):
     edited = hook.read_bytes() + b"# hand edit\n"
     hook.write_bytes(edited)
     resident = born.resident(KIMI)
-    when = datetime(2026, 11, 29, 23, 5, 9, tzinfo=timezone.utc)
+    when = datetime(2026, 11, 29, 23, 5, 9, tzinfo=UTC)
     moved = composer.set_aside(born, resident, hook, now=when)
     assert moved == hook.with_name("identity_anchor_hook.py.divergent-20261129T230509Z")
     assert moved.read_bytes() == edited and not hook.exists()

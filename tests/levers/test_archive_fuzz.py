@@ -67,6 +67,7 @@ def neighbours_changed(raw: bytes, entry_id: str, archived: HotIndex) -> bool:
     return left != {e.id for e in parse_index(raw).entries} - {entry_id}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", range(CASES))
 def test_archive_then_restore_gives_back_the_same_bytes(tmp_path: Path, case: int, _cases=cases()) -> None:
     raw, entry_id = _cases[case]

@@ -99,6 +99,7 @@ def _exact_expected(raw: bytes, index, ids: list[str], archived, order: str) -> 
     return not (order == "reverse order" and any(index.entry(i).kind == "hermes" for i in ids))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", range(150))
 def test_a_run_of_entries_comes_back_in_either_order(tmp_path: Path, case: int, _groups=_groups()) -> None:
     raw, ids = _groups[case]

@@ -14,13 +14,14 @@ from curator.levers.merge import MergeRefused, find_candidates, plan_merge
 from curator.levers.placement import removal_span
 from curator.levers.text import entry_start
 from curator.levers.trim import suggestions
+from tests.support.paths import CORPUS
 
-CORPUS = Path("/work/shared/corpus")
 INDEX_NAMES = {"MEMORY.md", "memory-index.md", "activeContext.md", "progress.md", "CLAUDE.md"}  # the indexes
 FILES = sorted(p for p in CORPUS.rglob("*.md") if p.name in INDEX_NAMES) if CORPUS.is_dir() else []
 INDEXES = [p for p in FILES if len(parse_index(p.read_bytes()).entries) >= 2]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not INDEXES, reason="corpus not available")
 @pytest.mark.parametrize("source", INDEXES, ids=lambda p: str(p.relative_to(CORPUS)))
 def test_levers_on_real_files(source: Path, tmp_path: Path):

@@ -14,8 +14,8 @@ from curator.cli import main
 from curator.index_model import parse_index
 from curator.levers.fit import plan_fit, unkept_clauses
 from curator.store import SeatStore
+from tests.support.paths import CORPUS
 
-CORPUS = Path("/work/shared/corpus")
 DAY = date(2026, 12, 1)
 LONG_DETAIL = ("the staging deploy needs the VPN up, the token from the vault, and the `make ship` target run "
                "from a clean tree; a dirty tree ships the wrong assets, and the canary then fails ten minutes "
@@ -143,6 +143,7 @@ OVER_TARGET = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not available")
 @pytest.mark.parametrize("relative", OVER_TARGET)
 def test_fit_on_the_corpus_over_target_indexes(relative: str, tmp_path: Path) -> None:

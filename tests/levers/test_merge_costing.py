@@ -3,7 +3,6 @@ fast word split is the whole-text one, and the facet loop's substring shortcut i
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -13,8 +12,8 @@ from curator.index_model import parse_index
 from curator.levers.merge import bytes_saved, find_candidates, merged_entry_text, plain_text, replace_group
 from curator.levers.similarity import STOPWORDS, WORD, stem, words_of
 from curator.levers.text import entries_by_id, entry_source
+from tests.support.paths import CORPUS
 
-CORPUS = Path("/work/shared/corpus")
 INDEX = (
     "# Seat memory index\n\n## Craft hooks\n"
     "- [Deploy notes](deploy.md) — deploy with `make ship`; never on Fridays.\n"

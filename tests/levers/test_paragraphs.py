@@ -19,9 +19,9 @@ from curator.levers.similarity import words_of
 from curator.levers.trim import plan_trim
 from curator.pointers import check_pointers
 from curator.store import SeatStore
+from tests.support.paths import CORPUS
 
 DAY = date(2026, 11, 29)
-CORPUS = Path("/work/shared/corpus")
 INDEX_NAMES = {"MEMORY.md", "memory-index.md", "activeContext.md", "progress.md", "CLAUDE.md"}
 FILES = sorted(p for p in CORPUS.rglob("*.md") if p.name in INDEX_NAMES) if CORPUS.is_dir() else []
 PROSE = ("paragraph", "hermes")
@@ -108,6 +108,7 @@ def _shape(raw: bytes) -> list[tuple[str, str]]:
     return [(e.kind, e.text) for e in parse_index(raw).entries if ARCHIVE_POINTER not in e.text]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CORPUS_CASES, reason="corpus not available")
 @pytest.mark.parametrize(("source", "entry_id"), CORPUS_CASES,
                          ids=[f"{p.relative_to(CORPUS)}-{i}" for p, i in CORPUS_CASES])
@@ -287,7 +288,7 @@ def test_trimming_a_paragraph_keeps_its_lesson_as_a_paragraph_and_moves_the_rest
     store = SeatStore.open(memory, state_dir=tmp_path / "state")
     store.apply(change)
     store.undo()
-    assert (memory / "MEMORY.md").read_bytes() == raw and set(p.name for p in memory.iterdir()) == {
+    assert (memory / "MEMORY.md").read_bytes() == raw and {p.name for p in memory.iterdir()} == {
         "MEMORY.md", "deploy.md", "identity.md"}
 
 

@@ -225,4 +225,4 @@ def test_no_temp_file_is_left_behind_by_a_create_a_delete_or_a_replace(seat):
     store.redo()  # creates it again
     store.apply(Change("replace", {"ARCHIVE.md": b"# Archive\n- y\n"}))
     assert sorted(p.name for p in memory.iterdir()) == ["ARCHIVE.md", "MEMORY.md", "notes.md"]
-    assert not [p for p in state.rglob("*.tmp")]
+    assert not list(state.rglob("*.tmp"))
