@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from curator.bounds import refuse_large_file
 from curator.constants import IDENTITY_NAME, INDEX_NAME
 from curator.errors import InputError
 from curator.frontmatter import FrontMatter
@@ -146,6 +147,7 @@ def analyze(
         warnings.append(f"{index_path} is a symlink to {os.path.realpath(index_path)}; "
                         "it was read through the link, levers will not write through it")
     if index_bytes is None:
+        refuse_large_file(index_path, "the analysis")
         raw = read_bytes(index_path, allow_symlink=True)
     else:
         raw = bytes(index_bytes)

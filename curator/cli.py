@@ -26,6 +26,7 @@ COMMAND_MODULES = {
     "curator.commands.canary": ("canary",),
     "curator.commands.harnesses": ("install-harnesses",),
     "curator.commands.fit": ("fit",),
+    "curator.commands.mcp": ("mcp",),
     "curator.commands.levers": (
         "candidates", "merge", "archive", "restore", "archive-search", "trim", "fold", "undo", "redo",
     ),

@@ -10,3 +10,6 @@ ABOUT_NAME = "about-this-layer.md"
 
 BOOT_FILES = (INDEX_NAME, IDENTITY_NAME)  # what every harness must put in front of the model
 BEARER_FILES = (INDEX_NAME, IDENTITY_NAME, SEAT_POINTERS_NAME, ABOUT_NAME)  # written once, then the bearer's
+
+TARGET_BYTES = 17_000  # MEMORY.md's size goal (KB = 1000 B)
+READ_LIMIT_BYTES = 24_600  # past this a harness stops reading MEMORY.md

@@ -31,6 +31,7 @@ section the levers protect by name (``curator.levers.merge.IDENTITY_SECTION``): 
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -278,14 +279,12 @@ def parse_index(raw: bytes) -> HotIndex:
         level, title = heading_at[start]
         bounds.append((start, end, level, title))
 
+    bound_starts = [start for start, _end, _level, _heading in bounds]
+
     def section_of(line_index: int) -> str:
-        title = ""
-        for start, _end, _level, heading in bounds:
-            if start <= line_index:
-                title = heading
-            else:
-                break
-        return title
+        # By bisection: a pass over every section per entry is quadratic on a large index.
+        at = bisect.bisect_right(bound_starts, line_index) - 1
+        return bounds[at][3] if at >= 0 else ""
 
     links_by_line: dict[int, list[Link]] = {}
     for link in links:
@@ -317,6 +316,11 @@ def parse_index(raw: bytes) -> HotIndex:
             )
         )
 
+    ids_by_bound: list[list[str]] = [[] for _ in bounds]
+    for entry in entries:  # each entry into the section its first line falls in, in file order
+        at = bisect.bisect_right(bound_starts, entry.line - 1) - 1
+        if at >= 0 and entry.line <= bounds[at][1]:
+            ids_by_bound[at].append(entry.id)
     sections = tuple(
         Section(
             heading=heading,
@@ -324,9 +328,9 @@ def parse_index(raw: bytes) -> HotIndex:
             line=start + 1,
             start=start,
             end=end,
-            entry_ids=tuple(e.id for e in entries if start < e.line <= end),
+            entry_ids=tuple(ids_by_bound[at]),
         )
-        for start, end, level, heading in bounds
+        for at, (start, end, level, heading) in enumerate(bounds)
     )
     front_matter = tokens[0].content if tokens and tokens[0].type == "front_matter" else None
     return HotIndex(raw, lines, tuple(entries), sections, tuple(blocks), links, headings, errors, front_matter)

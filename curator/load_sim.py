@@ -76,16 +76,24 @@ def _cut_at(index: HotIndex, cut_offset: int) -> tuple[int, tuple[Entry, ...], E
     return cut_line, dropped, partial
 
 
+def _hidden_bytes(text: str, hidden: list[tuple[int, int]], upto: int) -> int:
+    """UTF-8 bytes of the stripped spans (frontmatter, comment blocks) before character ``upto``."""
+    return sum(len(text[s:min(e, upto)].encode("utf-8", "surrogatepass")) for s, e in hidden if s < upto)
+
+
 def _claude(index: HotIndex) -> LoadResult:
     raw = index.raw
     text = claude_loader.decode(raw)
-    hidden = claude_loader.hidden_spans(text)  # frontmatter and comment blocks: never counted
+    hidden = claude_loader.hidden_spans(text)  # frontmatter and comment blocks: never loaded, never counted
     load = claude_loader.load(claude_loader.strip_hidden(text, hidden))
+    stripped = f"; frontmatter and comment blocks ({_hidden_bytes(text, hidden, len(text)):,} B) are stripped " \
+               "first" if hidden else ""
     if not load.truncated:
-        return LoadResult("claude-code", len(raw), len(raw), None, None, CLAUDE_LINE_CAP, (), None,
-                          f"all {load.line_count} lines ({load.char_count:,} characters, {len(raw):,} B) load at "
+        loaded = len(raw) - _hidden_bytes(text, hidden, len(text))
+        return LoadResult("claude-code", loaded, len(raw), None, None, CLAUDE_LINE_CAP, (), None,
+                          f"all {load.line_count} lines ({load.char_count:,} characters, {loaded:,} B) load at "
                           f"session start and after compaction; caps: {CLAUDE_LINE_CAP} lines, "
-                          f"{CLAUDE_CHAR_CAP:,} characters")
+                          f"{CLAUDE_CHAR_CAP:,} characters{stripped}")
     # Where loading stops, in the file's bytes: past the trimmed lead and the loaded text, and past
     # the newline that ends the last whole line (a cut inside line 1 stops mid-line).
     stop = claude_loader.original_index(load.lead_chars + len(load.loaded) + (1 if load.whole_lines else 0), hidden)
@@ -98,8 +106,9 @@ def _claude(index: HotIndex) -> LoadResult:
              else f"only the first {claude_loader.units(load.loaded):,} characters of line 1 load")
     said = f"from line {load.whole_lines + 1} on" if load.whole_lines else "past that point"
     note = (f"{load.binding} binds: {loads}; lines {cut_line + 1}–{index.line_count} ({lost:,} B) never reach "
-            f"the model, and Claude Code's WARNING says they were cut ({said}, as it counts lines)")
-    return LoadResult("claude-code", cut, len(raw), cut_line, cut, CLAUDE_LINE_CAP, dropped, partial, note,
+            f"the model, and Claude Code's WARNING says they were cut ({said}, as it counts lines){stripped}")
+    loaded = cut - _hidden_bytes(text, hidden, stop) if hidden else cut
+    return LoadResult("claude-code", loaded, len(raw), cut_line, cut, CLAUDE_LINE_CAP, dropped, partial, note,
                       load.warning)
 
 

@@ -5,7 +5,8 @@ the Claude Code auto memory of this project, found where Claude Code keeps it:
    default ``~/.claude/settings.json``);
 2. ``<config dir>/projects/<project path with every / replaced by ->/memory/``, and the same key with
    every other non-alphanumeric character replaced too (how Claude Code spells paths holding dots
-   or underscores).
+   or underscores). The project is the git root above the working directory (Claude Code keys a
+   project's memory by its git root, so any subdirectory finds it), else the working directory.
 
 The answer says which one it is, so the app and ``check`` can tell the user what they opened; when
 nothing is there, the error lists every place looked at.
@@ -44,6 +45,14 @@ def project_keys(project: Path) -> list[str]:
     return list(dict.fromkeys((text.replace("/", "-"), re.sub(r"[^A-Za-z0-9]", "-", text))))
 
 
+def git_root(start: Path) -> Path | None:
+    """The nearest directory at or above ``start`` holding ``.git`` (a directory, or a worktree's file)."""
+    for directory in (start, *start.parents):
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
 def _auto_memory_setting(settings: Path, project: Path) -> Path | None:
     try:
         raw = settings.read_bytes()
@@ -74,13 +83,14 @@ def locate_memory_dir(cwd: Path | None = None, env: Mapping[str, str] | None = N
 
     config = claude_config_dir(env)
     settings = config / "settings.json"
-    configured = _auto_memory_setting(settings, cwd)
+    project = git_root(cwd.absolute()) or cwd.absolute()
+    configured = _auto_memory_setting(settings, project)
     if configured is not None:
         if (configured / "MEMORY.md").is_file():
             return Located(configured, f"opened the Claude Code memory of this project: autoMemoryDirectory "
                                        f"in {settings} ({configured})")
         looked.append(f"{configured}/MEMORY.md (autoMemoryDirectory in {settings})")
-    for key in project_keys(cwd.absolute()):
+    for key in dict.fromkeys(project_keys(project) + project_keys(cwd.absolute())):
         candidate = config / "projects" / key / "memory"
         if (candidate / "MEMORY.md").is_file():
             return Located(candidate, f"opened the Claude Code memory of this project ({candidate})")

@@ -48,8 +48,12 @@ WIKILINK = re.compile(r"\[\[([^\[\]\n|]+?)(?:\|([^\[\]\n]*))?\]\]")
 
 
 def _wikilink_rule(state: StateInline, silent: bool) -> bool:
-    """A wikilink is one token: ``[[x]](gloss)`` is a wikilink and then text, never a link to "gloss"."""
-    if not state.src.startswith("[[", state.pos):
+    """A wikilink is one token: ``[[x]](gloss)`` is a wikilink and then text, never a link to "gloss".
+
+    Inside a link's text it is text (``[name ≡ [[link]]](file.md)`` is one link to file.md): silent
+    mode is only how markdown-it measures a link label, where a token would read as a nested link
+    and break the outer one; and a link cannot hold another pointer."""
+    if silent or state.linkLevel > 0 or not state.src.startswith("[[", state.pos):
         return False
     match = WIKILINK.match(state.src, state.pos)
     if match is None or not match.group(1).strip():

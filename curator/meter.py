@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 from curator import claude_loader
+from curator.constants import READ_LIMIT_BYTES, TARGET_BYTES
 
 if TYPE_CHECKING:  # the meter itself never parses: importing the model would load markdown-it
     from curator.index_model import HotIndex
@@ -25,8 +26,8 @@ Zone = Literal["ok", "over-target", "over-limit"]  # under the target, between t
 class Limits:
     """Target 17,000 B and read limit 24,600 B by default (KB = 1000 B); both configurable."""
 
-    target: int = 17_000
-    read_limit: int = 24_600
+    target: int = TARGET_BYTES
+    read_limit: int = READ_LIMIT_BYTES
 
     def __post_init__(self) -> None:
         if self.target <= 0 or self.read_limit <= 0:

@@ -1,6 +1,6 @@
 """Adopting a resident's own config file: add the fleet's owned keys, keep every other byte.
 
-A repo often already holds its own ``opencode.jsonc``, ``.kimi-code/mcp.json`` or ``.mcp.json``,
+A repo or seat home often already holds its own ``opencode.jsonc``, ``mcp.json`` or ``.mcp.json``,
 with the user's keys and comments. When the fleet's owned keys are simply *absent* from it (not
 set to other values), the file can be adopted: the owned keys are added and nothing else changes.
 A file whose owned keys hold other values is not adoptable: it stays DIVERGENT.

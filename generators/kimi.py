@@ -1,4 +1,10 @@
-"""kimi-code emitter: config.toml (tomlkit), the repo's .kimi-code/mcp.json, the identity-anchor hook."""
+"""kimi-code emitter: config.toml (tomlkit), the seat's own mcp.json, the identity-anchor hook, the cap guard.
+
+The MCP servers go in ``$KIMI_CODE_HOME/mcp.json`` (the seat home): kimi-code 2.1.0 skips a
+project-level ``.kimi-code/mcp.json`` in a folder it does not trust ("this folder is not trusted;
+skipped 1 project-level MCP server"), so a server wired in the repo would never load there. The cap
+guard is a PreToolUse hook on Write|Edit, wired while the seat's curator MCP server is enabled (its
+refusal names that server's levers)."""
 
 from __future__ import annotations
 
@@ -11,17 +17,21 @@ from pathlib import Path
 
 import tomlkit
 
+from curator.constants import READ_LIMIT_BYTES
 from generators import layout, template
 from generators.emission import (FLEET, KIMI_CONFIG, KIMI_MCP, WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile,
                                  bearer_emission, comment_safe)
 from generators.errors import UnsupportedError
-from generators.manifest import KIMI_EVENTS, Fleet, FleetHook, McpServer, Resident, servers_key, servers_of
+from generators.manifest import (CURATOR_SERVER, KIMI_EVENTS, Fleet, FleetHook, McpServer, Resident, servers_key,
+                                 servers_of)
 from generators.projection import (KIMI_CONFIG_KEYS, InvalidOwnedFile, kimi_config_projection, kimi_mcp_keys,
                                    kimi_mcp_projection, parse_toml)
-from generators.script_source import HOOK_SCRIPT, identity_hook
+from generators.script_source import CAP_GUARD_SCRIPT, HOOK_SCRIPT, cap_guard, identity_hook
 
 HARNESS = "kimi-code"
 HOOK_RELPATH = Path("hooks") / HOOK_SCRIPT
+GUARD_RELPATH = Path("hooks") / CAP_GUARD_SCRIPT
+GUARD_MATCHER = "Write|Edit"  # kimi-code 2.1.0's write tools: Write {path, content, mode}, Edit {path, old_string, ...}
 HOOK_TIMEOUT = 5
 HOOK_KEYS = ("event", "matcher", "command", "timeout")
 
@@ -50,13 +60,25 @@ def permission_pattern(server_name: str) -> str:
 
 def config_data(fleet: Fleet, resident: Resident, hook_path: Path, interpreter: str) -> dict:
     """The fleet-owned content of config.toml as plain values (what the projection compares)."""
+    servers = fleet.enabled_servers(resident)
+    guard_path = hook_path.parent / CAP_GUARD_SCRIPT
+    guard = hook_command(interpreter, guard_path) if guarded(servers, fleet.mcp_prefix) else None
     return _config_dict(resident.model or fleet.default_model, fleet.default_permission_mode,
-                        [permission_pattern(s.name) for s in fleet.enabled_servers(resident)],
-                        hook_command(interpreter, hook_path), fleet.hooks)
+                        [permission_pattern(s.name) for s in servers], hook_command(interpreter, hook_path),
+                        fleet.hooks, guard)
 
 
-def _config_dict(model: str, mode: str, patterns, command: str, fleet_hooks: tuple[FleetHook, ...]) -> dict:
+def guarded(servers, prefix: str) -> bool:
+    """The cap guard is wired while the seat's own curator server is (servers or their keys)."""
+    name = prefix + CURATOR_SERVER
+    return any((s.name if isinstance(s, McpServer) else s[0]) == name for s in servers)
+
+
+def _config_dict(model: str, mode: str, patterns, command: str, fleet_hooks: tuple[FleetHook, ...],
+                 guard: str | None = None) -> dict:
     hooks = [_hook(event, command, None, HOOK_TIMEOUT) for event in ("UserPromptSubmit", "PostCompact")]
+    if guard is not None:
+        hooks.append(_hook("PreToolUse", guard, GUARD_MATCHER, HOOK_TIMEOUT))
     hooks += [_hook(h.event, h.command, h.matcher, h.timeout) for h in fleet_hooks]
     return {
         "default_model": model,
@@ -108,41 +130,46 @@ _MARKS = re.compile(f"{_SEG_MARK}|{_ID_MARK}")
 
 
 @lru_cache(maxsize=1024)
-def _config_template(key: tuple) -> tuple[str, str, str, str] | None:
-    """(before the id, id to segment, segment to segment, after), or None when a mark also shows up
+def _config_template(key: tuple) -> tuple[str, ...] | None:
+    """(before the id, id to segment, segment to segment…, after), or None when a mark also shows up
     in the fleet's own text (then the marks cannot be told apart and the seat renders directly)."""
     text = config_toml(_ID_MARK, _config_dict(*key)).decode("utf-8")
     parts = _MARKS.split(text)
-    if [m.group() for m in _MARKS.finditer(text)] != [_ID_MARK, _SEG_MARK, _SEG_MARK]:
+    segments = 3 if key[5] is not None else 2  # the identity-anchor pair, and the cap guard when wired
+    if [m.group() for m in _MARKS.finditer(text)] != [_ID_MARK] + [_SEG_MARK] * segments:
         return None
-    return parts[0], parts[1], parts[2], parts[3]
+    return tuple(parts)
 
 
 def seat_config_toml(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple,
-                     interpreter: str) -> bytes:
+                     interpreter: str, prefix: str) -> bytes:
     """``config_toml`` of one seat's config data (the arguments of ``_config_file``), through the
     per-fleet template when that is provably the same."""
     segment = layout.seg(agent_id)
-    values = _config_values(root, agent_id, model, mode, servers, fleet_hooks, interpreter)
-    command = values[3]
-    # The two identity-anchor commands spell the hook path once each; only there may the segment be
-    # replaced, so it must occur exactly once in that command (the path component after the root).
+    values = _config_values(root, agent_id, model, mode, servers, fleet_hooks, interpreter, prefix)
+    command, guard = values[3], values[5]
+    # The identity-anchor commands (and the cap guard's) spell a hook path once each; only there may
+    # the segment be replaced, so it must occur exactly once in each (the path component after the root).
     template = None
-    if command.count(segment) == 1 and not _MARKS.search(agent_id):
-        template = _config_template(values[:2] + (tuple(values[2]), command.replace(segment, _SEG_MARK)) + values[4:])
+    if all(c is None or c.count(segment) == 1 for c in (command, guard)) and not _MARKS.search(agent_id):
+        marked = [c if c is None else c.replace(segment, _SEG_MARK) for c in (command, guard)]
+        template = _config_template(values[:2] + (tuple(values[2]), marked[0], values[4], marked[1]))
     if template is None:  # a mark collides with real text: render directly
         return config_toml(agent_id, _config_dict(*values))
-    before, middle, between, after = template
-    return "".join((before, comment_safe(agent_id), middle, segment, between, segment,
-                    after)).encode("utf-8")
+    out = [template[0], comment_safe(agent_id), template[1]]
+    for part in template[2:]:
+        out += [segment, part]
+    return "".join(out).encode("utf-8")
 
 
 def _config_values(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple,
-                   interpreter: str) -> tuple:
+                   interpreter: str, prefix: str) -> tuple:
     """What ``_config_dict`` builds one seat's config data from (``config_data``, from the values)."""
     hook_path = layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts)
+    guard_path = layout.seat_path(root, agent_id, HARNESS, *GUARD_RELPATH.parts)
+    guard = hook_command(interpreter, guard_path) if guarded(servers, prefix) else None
     return (model, mode, [permission_pattern(server[0]) for server in servers], hook_command(interpreter, hook_path),
-            fleet_hooks)
+            fleet_hooks, guard)
 
 
 def _config_projection(*args) -> dict[str, object]:
@@ -154,16 +181,17 @@ def _config_projection(*args) -> dict[str, object]:
 # a settled fleet finds each seat's files already rendered. Only values are cached, never the disk.
 @lru_cache(maxsize=16384)
 def _config_file(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple,
-                 interpreter: str) -> EmittedFile:
+                 interpreter: str, prefix: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, "config.toml"), FLEET, KIMI_CONFIG, 0o600, root,
                        seat_config_toml, _config_projection, KIMI_CONFIG_KEYS,
-                       (root, agent_id, model, mode, servers, fleet_hooks, interpreter))
+                       (root, agent_id, model, mode, servers, fleet_hooks, interpreter, prefix))
 
 
 @lru_cache(maxsize=16384)
-def _mcp_json_file(repo: Path, servers: tuple, prefix: str) -> EmittedFile:
-    return EmittedFile(layout.repo_path(repo, ".kimi-code", "mcp.json"), FLEET, KIMI_MCP, 0o600, repo, _mcp_file,
-                       _mcp_projection, kimi_mcp_keys([server[0] for server in servers], prefix), (servers, prefix))
+def _mcp_json_file(root: Path, agent_id: str, servers: tuple, prefix: str) -> EmittedFile:
+    return EmittedFile(layout.seat_path(root, agent_id, HARNESS, "mcp.json"), FLEET, KIMI_MCP, 0o600, root,
+                       _mcp_file, _mcp_projection, kimi_mcp_keys([server[0] for server in servers], prefix),
+                       (servers, prefix))
 
 
 def _aot(rows: list[dict]):
@@ -264,15 +292,17 @@ def hook_script(memory_dir: Path, seat_home: Path) -> bytes:
 
 def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) -> list[EmittedFile]:
     """Every file a kimi-code seat is born with, in birth order. Pure: same inputs, same bytes."""
-    _, servers, files = bearer_emission(fleet, resident, HARNESS)
     interpreter = interpreter or fleet.hook_python or resolve_interpreter()
+    _, servers, files = bearer_emission(fleet, resident, HARNESS)
     root, agent_id, key = fleet.instance_root, resident.agent_id, servers_key(servers)
     # Bytes and projections are built on first use, from the same values: a plan of a settled seat
     # renders the bytes (cheap, through the templates) and never needs the projections.
     files.append(_config_file(root, agent_id, resident.model or fleet.default_model, fleet.default_permission_mode,
-                              key, fleet.hooks, interpreter))
-    files.append(_mcp_json_file(resident.repo, key, fleet.mcp_prefix))
+                              key, fleet.hooks, interpreter, fleet.mcp_prefix))
+    files.append(_mcp_json_file(root, agent_id, key, fleet.mcp_prefix))
     files.append(_hook_file(root, agent_id))
+    if guarded(servers, fleet.mcp_prefix):
+        files.append(guard_file(root, agent_id, HARNESS, fleet.mcp_prefix + CURATOR_SERVER))
     return files
 
 
@@ -283,3 +313,11 @@ def _hook_file(root: Path, agent_id: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts), FLEET, WHOLE_FILE, 0o700,
                        root, hook_script, owned_keys=WHOLE_FILE_KEYS,
                        args=(layout.memory_dir(root, agent_id, HARNESS), layout.instance_home(root, agent_id, HARNESS)))
+
+
+@lru_cache(maxsize=16384)
+def guard_file(root: Path, agent_id: str, harness: str, server_name: str) -> EmittedFile:
+    """The seat's cap guard script (kimi-code and claude-code seats), owned byte for byte."""
+    return EmittedFile(layout.seat_path(root, agent_id, harness, *GUARD_RELPATH.parts), FLEET, WHOLE_FILE, 0o700,
+                       root, cap_guard, owned_keys=WHOLE_FILE_KEYS,
+                       args=(harness, layout.memory_dir(root, agent_id, harness), server_name, READ_LIMIT_BYTES))

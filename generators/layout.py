@@ -44,7 +44,7 @@ def seat_path(instance_root: str | Path, agent_id: str, harness: str, *relative:
 
 @lru_cache(maxsize=65536)
 def repo_path(repo: Path, *relative: str) -> Path:
-    """A path inside a resident's repo (``.kimi-code/mcp.json``, ``opencode.jsonc``)."""
+    """A path inside a resident's repo (``.mcp.json``, ``opencode.jsonc``)."""
     return _formatted(repo.joinpath(*relative))
 
 

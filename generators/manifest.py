@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
@@ -31,6 +32,10 @@ KIMI_EVENTS = (
     "TaskStarted", "PreCompact", "PostCompact", "Notification",
 )
 DEFAULT_MCP_PREFIX = "neo-mjs-"
+# The curated entry every seat gets after the catalog's: the seat's own MCP server (`seat-curator mcp`,
+# the memory tool's commands and the levers on the seat's memory dir). Its name is mcp_prefix + this;
+# a resident turns it off with `mcp = { <name> = false }`, a catalog entry of that name replaces it.
+CURATOR_SERVER = "seat-curator"
 _SERVER_NAME = re.compile(r"[A-Za-z0-9_-]+")  # used with fullmatch: `$` would let a final newline through
 # identity.md holds the agent id; its template is 276 characters without it, and the spec caps the
 # whole page under 600, so an id up to 128 characters leaves the page well inside (at most 404).
@@ -95,6 +100,7 @@ class Resident:
     mcp_overrides: dict[str, bool] = field(default_factory=dict)
     allowed_paths: tuple[Path, ...] = ()
     model: str | None = None
+    auto_dream: bool | None = None  # claude-code: the seat's autoDreamEnabled; None = the fleet's choice
     # Fleet files this resident keeps by hand (names as `plan` shows them): reported KEPT, never written.
     keep: tuple[str, ...] = ()
 
@@ -112,6 +118,13 @@ class Fleet:
     harness_cli: dict[str, str] = field(default_factory=dict)
     # Interpreter that runs the identity-anchor hook; None = the running interpreter, resolved.
     hook_python: str | None = None
+    # Interpreter that runs the seat's curator MCP server (`-m curator mcp`); None = the running one.
+    curator_python: str | None = None
+    # Claude Code's background consolidation ("auto dream") on claude-code seats; off unless chosen.
+    auto_dream: bool = False
+
+    def runs_auto_dream(self, resident: Resident) -> bool:
+        return self.auto_dream if resident.auto_dream is None else resident.auto_dream
 
     def resident(self, agent_id: str) -> Resident:
         for resident in self.residents:
@@ -121,7 +134,8 @@ class Fleet:
         raise PreparationError(f"no resident {agent_id!r} in the manifest (known: {known})", path=self.path)
 
     def enabled_servers(self, resident: Resident) -> list[McpServer]:
-        """The curated MCP matrix: catalog default, flipped only by a literal ``true``/``false`` override."""
+        """The curated MCP matrix: catalog default, flipped only by a literal ``true``/``false`` override;
+        then the seat's own curator server, unless the resident turned it off."""
         chosen = []
         for name, server in self.catalog.items():
             enabled = server.enabled
@@ -129,7 +143,25 @@ class Fleet:
                 enabled = resident.mcp_overrides[name]
             if enabled:
                 chosen.append(server)
+        curator = self.curator_server_name
+        if curator not in self.catalog and resident.mcp_overrides.get(curator, True):
+            chosen.append(self.curator_server(resident))
         return chosen
+
+    @property
+    def curator_server_name(self) -> str:
+        return self.mcp_prefix + CURATOR_SERVER
+
+    def curator_server(self, resident: Resident) -> McpServer:
+        """`<python> -m curator mcp <the seat's memory dir>`. The python is ``curator_python``, else the
+        one running seat-curator as started (a venv's python, not the interpreter it links to: only the
+        venv has seat-curator and the mcp SDK installed; measured: kimi-code reported "No module named
+        curator" for the resolved one)."""
+        from generators import layout
+
+        memory = layout.memory_dir(self.instance_root, resident.agent_id, resident.harness)
+        return McpServer(self.curator_server_name, True, self.curator_python or sys.executable,
+                         ("-m", "curator", "mcp", str(memory)))
 
 
 # ---------------------------------------------------------------------------------------- loading
@@ -245,7 +277,8 @@ class _Reader:
     def fleet(self, doc: dict) -> Fleet:
         top = ()
         self.only_keys(doc, top, ("instance_root", "mcp_prefix", "default_model", "default_permission_mode",
-                                  "hook_python", "harness_cli", "mcp", "hooks", "residents"))
+                                  "hook_python", "curator_python", "auto_dream", "harness_cli", "mcp", "hooks",
+                                  "residents"))
         instance_root = self.get(doc, top, "instance_root", str, required=True)
         prefix = self.get(doc, top, "mcp_prefix", str, default=DEFAULT_MCP_PREFIX)
         if not prefix:
@@ -254,11 +287,7 @@ class _Reader:
         mode = self.get(doc, top, "default_permission_mode", str, default="manual")
         if mode not in PERMISSION_MODES:
             self.fail(("default_permission_mode",), f"{mode!r} is not one of {', '.join(PERMISSION_MODES)}")
-        hook_python = self.get(doc, top, "hook_python", str)
-        if hook_python is not None and "\x00" in hook_python:
-            self.fail(("hook_python",), "a path cannot hold a NUL character")
-        if hook_python is not None and not os.path.isabs(os.path.expanduser(hook_python)):
-            self.fail(("hook_python",), "must be an absolute interpreter path")
+        hook_python, curator_python = (self.interpreter(doc, key) for key in ("hook_python", "curator_python"))
         harness_cli = self.str_table(doc, top, "harness_cli")
         for name in harness_cli:
             if name not in HARNESSES:
@@ -285,7 +314,17 @@ class _Reader:
             residents=tuple(parsed),
             harness_cli={k: self.command_path(v, ("harness_cli", k)) for k, v in harness_cli.items()},
             hook_python=os.path.expanduser(hook_python) if hook_python else None,
+            curator_python=os.path.expanduser(curator_python) if curator_python else None,
+            auto_dream=self.get(doc, top, "auto_dream", bool, default=False),
         )
+
+    def interpreter(self, doc: dict, key: str) -> str | None:
+        value = self.get(doc, (), key, str)
+        if value is not None and "\x00" in value:
+            self.fail((key,), "a path cannot hold a NUL character")
+        if value is not None and not os.path.isabs(os.path.expanduser(value)):
+            self.fail((key,), "must be an absolute interpreter path")
+        return value
 
     def catalog(self, table: dict, prefix: str) -> dict[str, McpServer]:
         servers = {}
@@ -341,7 +380,8 @@ class _Reader:
         where = ("residents", index)
         if not isinstance(entry, dict):
             self.fail(where, f"expected a table, got {_describe(entry)}")
-        self.only_keys(entry, where, ("agent_id", "harness", "repo", "mcp", "allowed_paths", "model", "keep"))
+        self.only_keys(entry, where, ("agent_id", "harness", "repo", "mcp", "allowed_paths", "model", "keep",
+                                      "auto_dream"))
         agent_id = self.get(entry, where, "agent_id", str, required=True)
         problem = agent_id_problem(agent_id)
         if problem:
@@ -362,6 +402,7 @@ class _Reader:
                                 for p in self.str_list(entry, where, "allowed_paths")),
             model=self.get(entry, where, "model", str),
             keep=tuple(self.str_list(entry, where, "keep")),
+            auto_dream=self.get(entry, where, "auto_dream", bool),
         )
 
 

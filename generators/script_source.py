@@ -12,6 +12,7 @@ from pathlib import Path
 SCRIPTS_DIR = Path(__file__).parent / "scripts"
 HOOK_SCRIPT = "identity_anchor_hook.py"
 WAKE_SCRIPT = "write_wake_envelope.py"
+CAP_GUARD_SCRIPT = "cap_guard_hook.py"
 MARKER = "  # seat-curator:literal"
 
 
@@ -67,3 +68,10 @@ def identity_hook(harness: str, memory_dir: str | Path, seat_home: str | Path, b
     UserPromptSubmit + PostCompact; claude-code: SessionStart), ``boot_files`` what it prints."""
     return emit_script(HOOK_SCRIPT, {"HARNESS": harness, "MEMORY_DIR": str(memory_dir),
                                      "SEAT_HOME": str(seat_home), "BOOT_FILES": tuple(boot_files)})
+
+
+def cap_guard(harness: str, memory_dir: str | Path, server_name: str, read_limit: int) -> bytes:
+    """The cap guard for one seat: blocks its harness's writes that take MEMORY.md past ``read_limit``,
+    naming the levers of its MCP server ``server_name``."""
+    return emit_script(CAP_GUARD_SCRIPT, {"HARNESS": harness, "MEMORY_DIR": str(memory_dir),
+                                          "READ_LIMIT": read_limit, "MCP_SERVER": server_name})

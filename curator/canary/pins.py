@@ -47,7 +47,7 @@ PINS = {
             "node_modules/@moonshot-ai/kimi-code/dist/main.mjs", "kimi"),
         Pin("opencode", "opencode-ai", "1.18.33", (), "node_modules/opencode-linux-x64/bin/opencode", "opencode"),
         # A native binary (no Node at run time), hard-linked into place by the package's postinstall.
-        Pin("claude-code", "@anthropic-ai/claude-code", "2.1.328", (),
+        Pin("claude-code", "@anthropic-ai/claude-code", "2.1.332", (),
             "node_modules/@anthropic-ai/claude-code/bin/claude.exe", "claude"),
     )
 }

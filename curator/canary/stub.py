@@ -6,7 +6,9 @@
   Claude Code speaks to ``ANTHROPIC_BASE_URL``.
 
 The stub answers every chat request with a fixed text and no tool calls, so each turn ends after one
-main request. It can be armed to report a large ``usage.prompt_tokens`` once, on the next request
+main request, unless tool calls were scripted (``script_tool_calls``): then each main request (one that
+carries tools) is answered with the next scripted call, in the wire's own tool-call shape, until none
+is left; the harness runs the tool and sends its result in the next request. It can be armed to report a large ``usage.prompt_tokens`` once, on the next request
 that carries tools, to make the harness compact (a persistent large value would make OpenCode
 compact in an endless loop). Claude Code compacts on ``/compact``: it needs no arming.
 
@@ -38,6 +40,7 @@ class StubModel:
         self.requests: list[dict[str, Any]] = []
         self.lock = threading.Lock()
         self.armed_prompt_tokens: int | None = None
+        self.tool_calls: list[tuple[str, dict[str, Any]]] = []
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self.server.daemon_threads = True
         self.thread: threading.Thread | None = None
@@ -77,6 +80,18 @@ class StubModel:
         """Report ``prompt_tokens`` on the next request that carries a non-empty ``tools`` list."""
         with self.lock:
             self.armed_prompt_tokens = prompt_tokens
+
+    def script_tool_calls(self, *calls: tuple[str, dict[str, Any]]) -> None:
+        """Answer the next main requests with these tool calls (name, input), one per request, in order."""
+        with self.lock:
+            self.tool_calls.extend(calls)
+
+    def next_tool_call(self, body: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        """The scripted call this request gets, if it is a main request (it carries tools) and one is left."""
+        with self.lock:
+            if body.get("tools") and self.tool_calls:
+                return self.tool_calls.pop(0)
+            return None
 
     def take_requests(self) -> list[dict[str, Any]]:
         """Return and clear the requests logged so far (one step's worth)."""
@@ -137,6 +152,37 @@ def _anthropic_events(reply: str, input_tokens: int) -> list[bytes]:
         _event("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None},
                                  "usage": {"output_tokens": 4}}),
         _event("message_stop", {"type": "message_stop"}),
+    ]
+
+
+def _anthropic_tool_events(call: tuple[str, dict[str, Any]], input_tokens: int, n: int) -> list[bytes]:
+    """A Messages stream whose one content block is a ``tool_use``; stop reason ``tool_use``."""
+    name, arguments = call
+    start = _anthropic_message("", input_tokens)
+    start.update(content=[], stop_reason=None)
+    return [
+        _event("message_start", {"type": "message_start", "message": start}),
+        _event("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {
+            "type": "tool_use", "id": f"toolu_canary{n:04d}", "name": name, "input": {}}}),
+        _event("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {
+            "type": "input_json_delta", "partial_json": json.dumps(arguments)}}),
+        _event("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        _event("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+                                 "usage": {"output_tokens": 4}}),
+        _event("message_stop", {"type": "message_stop"}),
+    ]
+
+
+def _openai_tool_chunks(call: tuple[str, dict[str, Any]], usage: dict[str, int], n: int) -> list[bytes]:
+    """A chat-completions stream whose one answer is a function call; finish reason ``tool_calls``."""
+    name, arguments = call
+    return [
+        _sse(_chunk({"role": "assistant", "content": None})),
+        _sse(_chunk({"tool_calls": [{"index": 0, "id": f"call_canary{n:04d}", "type": "function",
+                                     "function": {"name": name, "arguments": json.dumps(arguments)}}]})),
+        _sse(_chunk({}, finish="tool_calls")),
+        _sse(_chunk({}, usage=usage)),
+        _sse("[DONE]"),
     ]
 
 
@@ -206,7 +252,10 @@ def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
                 return
             prompt_tokens = stub.record(body)
             usage = {"prompt_tokens": prompt_tokens, "completion_tokens": 4, "total_tokens": prompt_tokens + 4}
-            if body.get("stream"):
+            call = stub.next_tool_call(body)
+            if call is not None:  # scripted: streamed, as both harnesses ask for it
+                self.send_stream(_openai_tool_chunks(call, usage, len(stub.requests)))
+            elif body.get("stream"):
                 self.stream(usage)
             else:
                 self.send_json(200, {
@@ -223,32 +272,30 @@ def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
                 return
             input_tokens = stub.record(body)
             reply = SUMMARY_TEXT if _last_user_text(body).startswith(CLAUDE_SUMMARY_PROMPT) else stub.reply
-            if not body.get("stream"):
+            call = stub.next_tool_call(body) if body.get("stream") else None
+            if call is not None:
+                self.send_stream(_anthropic_tool_events(call, input_tokens, len(stub.requests)))
+            elif not body.get("stream"):
                 self.send_json(200, _anthropic_message(reply, input_tokens))
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            for event in _anthropic_events(reply, input_tokens):
-                self.wfile.write(event)
-            self.wfile.flush()
-            self.close_connection = True
+            else:
+                self.send_stream(_anthropic_events(reply, input_tokens))
 
         def stream(self, usage: dict[str, int]) -> None:
-            self.send_response(200)
-            self.send_header("Content-Type", "text/event-stream")
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("Connection", "close")
-            self.end_headers()
-            for event in (
+            self.send_stream([
                 _sse(_chunk({"role": "assistant", "content": ""})),
                 _sse(_chunk({"content": stub.reply})),
                 _sse(_chunk({}, finish="stop")),
                 _sse(_chunk({}, usage=usage)),
                 _sse("[DONE]"),
-            ):
+            ])
+
+        def send_stream(self, events: list[bytes]) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            for event in events:
                 self.wfile.write(event)
             self.wfile.flush()
             self.close_connection = True

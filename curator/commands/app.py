@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from curator.bounds import refuse_large_file
 from curator.errors import InputError
 from curator.locate import locate_memory_dir
 
@@ -44,6 +45,7 @@ def check_memory_dir(path: Path) -> Path:
         raise InputError("is a file, expected the memory directory that holds MEMORY.md", path=path)
     if not (path / "MEMORY.md").exists():
         raise InputError("no MEMORY.md in this directory", path=path)
+    refuse_large_file(path / "MEMORY.md", "the curator")  # before the app starts
     return path
 
 
@@ -77,6 +79,11 @@ def run_default(args: argparse.Namespace) -> int:
         memory_dir = _located()
     except InputError as err:
         sys.stderr.write(f"seat-curator: {err}\n{HOW_TO_START}")
+        return err.exit_code
+    try:
+        refuse_large_file(memory_dir / "MEMORY.md", "the curator")  # before the app starts
+    except InputError as err:
+        print(f"seat-curator: {err.code}: {err}", file=sys.stderr)
         return err.exit_code
     from curator.app import run_app
 

@@ -32,6 +32,7 @@ BAR_WIDTH = 40
 LOST_SHOWN = 15  # per profile in the human report; --json has them all
 ZONE_STYLE = {"ok": "green", "over-target": "yellow", "over-limit": "bold red"}
 EXIT_INTERRUPTED = 4
+PRETTY_ENTRIES = 5_000  # --json is indented up to this many entries, one line past it
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -78,7 +79,10 @@ def run(args: argparse.Namespace) -> int:
         data = to_json(analysis)
         data["exit_code"] = code
         data["interrupted_change"] = state.interrupted.to_json() if state.interrupted else None
-        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        # Indented for people; on one line past PRETTY_ENTRIES, where the pure-Python indenting
+        # encoder costs more than the analysis itself.
+        indent = 2 if len(analysis.index.entries) <= PRETTY_ENTRIES else None
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=indent) + "\n")
     else:
         console = PipeConsole(highlight=False)
         # In a pipe (pre-commit, CI logs) nothing may depend on a width nobody chose: no wrapping,
@@ -158,6 +162,9 @@ def to_json(analysis: Analysis) -> dict:
                         for e in pointers.escapes],
             "unreadable": [{"file": u.file, "message": u.message} for u in pointers.unreadable],
             "unwritten": [{"file": u.file, "line": u.line, "target": u.target} for u in pointers.unwritten],
+            "outside": [{"file": o.file, "line": o.line, "target": o.target, "path": o.path} for o in pointers.outside],
+            "named_only": list(pointers.named_only),
+            "unlinked_archive": pointers.unlinked_archive,
         },
     }
 
@@ -244,6 +251,13 @@ def print_report(analysis: Analysis, console: Console) -> None:
         names = ", ".join(dict.fromkeys(f"[[{u.target}]]" for u in pointers.unwritten))
         console.print(Text(f"Unwritten memories ({len(pointers.unwritten)} wikilink(s) naming no file yet, "
                            f"not a problem): {names}", style="dim"))
+    if pointers.outside:  # information: the link leaves the memory dir but lands in the same repository
+        where = ", ".join(dict.fromkeys(o.target for o in pointers.outside))
+        console.print(Text(f"Links out of the memory dir into this repository ({len(pointers.outside)}, "
+                           f"not a problem): {where}", style="dim"))
+    if pointers.named_only:  # information: a bare name reaches the file, a link would let tools follow it
+        console.print(Text(f"Reached by bare file name only ({len(pointers.named_only)}, not a problem): "
+                           + ", ".join(pointers.named_only), style="dim"))
     if not pointers.problem_count:
         console.print(Text(f"Pointers: {len(pointers.files)} markdown file(s), no problems.", style="green"))
         return
@@ -251,6 +265,9 @@ def print_report(analysis: Analysis, console: Console) -> None:
     problems_found = [(f"{d.file}:{d.line}", d.target, d.reason, d.suggestion or "") for d in pointers.dangling]
     problems_found += [(f"{e.file}:{e.line}", e.target, e.reason, "") for e in pointers.escapes]
     problems_found += [(orphan, "", "orphan: nothing reachable links here", "") for orphan in pointers.orphans]
+    if pointers.unlinked_archive:
+        problems_found.append((pointers.unlinked_archive, "", "unlinked archive: nothing reachable from MEMORY.md "
+                               "links or names it, so its entries are out of the agent's reach", ""))
     problems_found += [(u.file, "", f"unreadable: {u.message}", "") for u in pointers.unreadable]
     if not console.is_terminal:  # `file:line: target: problem`, the shape editors and CI logs link
         console.print(f"{title}:")

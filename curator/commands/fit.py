@@ -13,6 +13,7 @@ import sys
 from datetime import date
 from pathlib import Path
 
+from curator.bounds import refuse_large_file
 from curator.constants import INDEX_NAME
 from curator.errors import ArgumentError
 from curator.index_model import parse_index
@@ -75,6 +76,7 @@ def run(args: argparse.Namespace) -> int:
         Limits(args.target, max(args.target, Limits.read_limit))
     except ValueError as err:
         raise ArgumentError(str(err)) from None
+    refuse_large_file(Path(args.memory_dir) / INDEX_NAME, "fit", kind="fit")  # at once, before any parse
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     raw = store.read(INDEX_NAME)
     plan = plan_fit(store.memory_dir, parse_index(raw), target=args.target, skip=args.skip, today=args.date)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 
+from curator.bounds import refuse_large_file
 from curator.change import Change
 from curator.constants import INDEX_NAME
 from curator.errors import ArgumentError, InputError
@@ -122,7 +123,9 @@ def _check_arguments(args: argparse.Namespace) -> None:
             raise ArgumentError(f"--text is not valid UTF-8 (character {err.start + 1})") from None
 
 
-def _open(args: argparse.Namespace) -> tuple[SeatStore, bytes, HotIndex]:
+def _open(args: argparse.Namespace, *, what: str = "the curator",
+          kind: str = "analysis") -> tuple[SeatStore, bytes, HotIndex]:
+    refuse_large_file(Path(args.memory_dir) / INDEX_NAME, what, kind=kind)  # at once, before any parse
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir)
     raw = store.read(INDEX_NAME)
     return store, raw, parse_index(raw)
@@ -172,7 +175,7 @@ def _apply(args: argparse.Namespace, store: SeatStore, raw: bytes, change: Chang
 
 def run_candidates(args: argparse.Namespace) -> int:
     _check_arguments(args)
-    _store, raw, index = _open(args)
+    _store, raw, index = _open(args, what="candidates", kind="weighing")
     meter = measure(raw, _limits(args))
     found = merge.find_candidates(index, limit=args.limit)
     lines = [f"now: {_meter_text(meter)}", f"{len(found)} merge candidate(s):"]
@@ -215,6 +218,7 @@ def run_restore(args: argparse.Namespace) -> int:
 def run_search(args: argparse.Namespace) -> int:
     _check_arguments(args)
     store, raw, _index = _open(args)
+    refuse_large_file(store.memory_dir / "ARCHIVE.md", "archive-search")
     hits = archive.search_archive(store.memory_dir, args.query, limit=args.limit)
     lines = [f"now: {_meter_text(measure(raw, _limits(args)))}", f"{len(hits)} archived entr{'y' if len(hits) == 1 else 'ies'}:"]
     lines += [f"  {h.entry_id}  {h.score:5.1f}  [{h.section or '(top)'}] {_short(h.text)}" for h in hits]

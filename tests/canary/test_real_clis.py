@@ -128,7 +128,7 @@ def test_born_claude_seat_passes_and_stays_untouched(claude_cli, tmp_path, monke
     monkeypatch.setenv("SEAT_CURATOR_STATE_DIR", str(tmp_path / "state"))
     fleet, seat = born_claude_seat(tmp_path / "fleet")
     before = fingerprint(seat.instance_home, seat.memory_dir, seat.repo)
-    assert len(before) == 7  # four memory files, settings.json, the hook, the repo's .mcp.json
+    assert len(before) == 8  # four memory files, settings.json, the two hooks, the repo's .mcp.json
 
     result = claude_canary(fleet, claude_cli)
 

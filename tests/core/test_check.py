@@ -136,14 +136,22 @@ def test_non_utf8_reports_offset_and_counts_bytes(tmp_path: Path, capsys: pytest
 
 
 @pytest.mark.slow
-def test_five_megabyte_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    raw = (b"- " + b"y" * 97 + b"\n") * 50_000
+def test_four_megabyte_index(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    raw = (b"- " + b"y" * 97 + b"\n") * 40_000
     memory = seat(tmp_path, raw)
     code, out, _ = run(capsys, memory, "--json", "--profile", "claude-code")
     data = json.loads(out)
-    assert code == 3 and data["bytes"] == 5_000_000 and data["zone"] == "over-limit"
+    assert code == 3 and data["bytes"] == 4_000_000 and data["zone"] == "over-limit"
     assert data["profiles"]["claude-code"]["loaded_bytes"] == 20_000
-    assert len(data["profiles"]["claude-code"]["dropped"]) == 49_800
+    assert len(data["profiles"]["claude-code"]["dropped"]) == 39_800
+
+
+def test_five_megabyte_index_is_refused_at_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    memory = seat(tmp_path, (b"- " + b"y" * 97 + b"\n") * 50_000)
+    code, out, err = run(capsys, memory, "--json")
+    assert (code, out) == (1, "")
+    assert err == (f"seat-curator: TOO_LARGE: {memory / 'MEMORY.md'}: is 5,000,000 B; the analysis works on files "
+                   "up to 4 MiB (4,194,304 B), and a harness reads only the first ~25 KB: split it first\n")
 
 
 def test_symlinked_index_is_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -247,10 +255,11 @@ def test_check_never_crashes_on_any_corpus_file(tmp_path: Path, capsys: pytest.C
 
 @pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not present")
 def test_corpus_known_findings(capsys: pytest.CaptureFixture[str]) -> None:
-    # 0SxD/memory-export: one link leaves the folder; three unlinked notes are orphans.
+    # 0SxD/memory-export: one link leaves the folder; one unlinked note is an orphan (README.md and
+    # LICENSE-PENDING.md are there for people, not memories).
     data = json.loads(run(capsys, CORPUS / "0SxD__memory-export", "--json")[1])
     assert [e["target"] for e in data["pointers"]["escapes"]] == ["../handoff_files/session_0_handoff_2026-04-11.md"]
-    assert data["pointers"]["orphans"] == ["LICENSE-PENDING.md", "NOTES.md", "README.md"]
+    assert data["pointers"]["orphans"] == ["NOTES.md"]
     # AdielMag/ClashUp: 20,425 B and 195 lines, over target, under the read limit.
     code, out, _ = run(capsys, CORPUS / "AdielMag__ClashUp/.claude/memory", "--json")
     data = json.loads(out)

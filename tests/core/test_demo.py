@@ -26,7 +26,7 @@ def statuses(demo, agent_id):
 
 def test_healthy_seat_is_all_match_and_under_target(demo):
     assert set(statuses(demo, HEALTHY).values()) == {"MATCH"}
-    assert len(statuses(demo, HEALTHY)) == 7
+    assert len(statuses(demo, HEALTHY)) == 8
     analysis = analyze(demo.memory_dir(HEALTHY))
     assert analysis.meter.zone == "ok"
     assert analysis.pointers.problem_count == 0
@@ -119,8 +119,8 @@ def test_demo_no_tui_prints_paths_and_exits_zero(tmp_path, capsys):
     assert main(["demo", "--dir", str(tmp_path / "d"), "--no-tui"]) == 0
     out = capsys.readouterr().out
     assert "Built the demo fleet" in out
-    assert "@neo-kimi-kestrel (kimi-code): 2 DIVERGENT, 5 MATCH" in out
-    assert "@neo-claude-vega (claude-code): 7 MATCH" in out
+    assert "@neo-kimi-kestrel (kimi-code): 2 DIVERGENT, 6 MATCH" in out
+    assert "@neo-claude-vega (claude-code): 8 MATCH" in out
     assert (tmp_path / "d" / "fleet.toml").is_file()
 
 

@@ -91,3 +91,17 @@ def test_check_without_a_dir_checks_the_claude_memory_and_says_so(project, tmp_p
     captured = capsys.readouterr()
     assert json.loads(captured.out)["memory_dir"] == str(memory)
     assert f"Claude Code memory of this project ({memory})" in captured.err
+
+
+def test_any_subdirectory_of_a_git_repo_finds_the_memory_claude_code_keys_by_its_root(project, tmp_path,
+                                                                                       monkeypatch):
+    (project / ".git").mkdir()
+    deep = project / "src" / "pkg"
+    deep.mkdir(parents=True)
+    monkeypatch.chdir(deep)
+    root_memory = memory_at(tmp_path / "home" / ".claude" / "projects" / project_keys(project)[0] / "memory")
+    found = locate_memory_dir()
+    assert found.memory_dir == root_memory and "Claude Code memory of this project" in found.how
+    (project / ".git").rmdir()
+    (project / ".git").write_text("gitdir: /elsewhere/.git/worktrees/x\n")  # a worktree's .git is a file
+    assert locate_memory_dir().memory_dir == root_memory

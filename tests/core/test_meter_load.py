@@ -136,7 +136,10 @@ def test_claude_code_cut_offsets_are_in_the_file_even_past_frontmatter_comments_
     load = simulate(index, None, "claude-code")
     # The harness counts 200 lines of the body; the file cut sits right after its 200th entry line.
     cut = len((head + "".join(body.splitlines(True)[:200])).encode())
-    assert load.cut_offset == cut == load.loaded_bytes
+    assert load.cut_offset == cut
+    # What loads is counted without the frontmatter and the comment block the harness strips first.
+    hidden = len(b"---\nname: index\n---\n") + len(b"<!-- fleet note\nspanning lines -->\n")
+    assert load.loaded_bytes == cut - hidden
     assert raw[cut:].startswith(b"- e201 ")
     assert load.dropped[0].text.startswith("- e201 ") and len(load.dropped) == 30
     assert "starting at line 201 (\"- e201 " in load.warning
@@ -240,3 +243,14 @@ def test_unknown_profile_is_an_error() -> None:
     with pytest.raises(ValueError, match="unknown profile"):
         simulate(parse_index(b""), None, "vim")
     assert set(PROFILES) == {"claude-code", "kimi-code", "opencode", "read-limit"}
+
+
+def test_claude_code_loaded_bytes_leave_out_what_the_harness_strips() -> None:
+    head = "---\nname: index\ndescription: the hot index\n---\n"
+    note = "<!-- curated by the fleet; see about-this-layer.md -->\n"
+    body = "# Memory\n\n- [Build](build.md) — how the build runs\n"
+    raw = (head + note + body).encode()
+    load = simulate(parse_index(raw), None, "claude-code")
+    assert (load.cut_line, load.total_bytes) == (None, len(raw))
+    assert load.loaded_bytes == len(body.encode())
+    assert f"{len(body.encode()):,} B) load" in load.note and "stripped first" in load.note

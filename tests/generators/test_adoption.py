@@ -18,6 +18,7 @@ from generators.composer import apply as composer_apply
 from generators.adoption import NotAdoptable, _json_adopt
 from generators.emission import OPENCODE_CONFIG
 from generators.errors import DivergentError
+from generators.layout import instance_home
 from generators.manifest import load_manifest
 from generators.projection import loads_jsonc
 from tests.support.fleets import KIMI, OPENCODE, tree_bytes, write_fleet, USER_JSONC, USER_MCP_JSON
@@ -49,7 +50,7 @@ def fleet_with_user_files(tmp_path):
     manifest = write_fleet(tmp_path)
     fleet = load_manifest(manifest)
     jsonc = tmp_path / "repos" / "juno" / "opencode.jsonc"
-    mcp = tmp_path / "repos" / "iris" / ".kimi-code" / "mcp.json"
+    mcp = instance_home(fleet.instance_root, KIMI, "kimi-code") / "mcp.json"  # the seat's own ($KIMI_CODE_HOME)
     mcp.parent.mkdir(parents=True)
     jsonc.parent.mkdir(parents=True)
     jsonc.write_text(USER_JSONC)
@@ -121,7 +122,8 @@ def test_owned_keys_holding_other_values_stay_divergent_and_block_adopt(fleet_wi
     plan = composer.plan_fleet(load_manifest(manifest), OPENCODE)[0]
     art = next(a for a in plan.artifacts if a.path == jsonc)
     assert art.status == composer.DIVERGENT and art.adoption is None
-    assert art.reason == ("owned keys differ: instructions, mcp.neo-mjs-memory-core; `provision --repair` "
+    assert art.reason == ("owned keys differ: instructions, mcp.neo-mjs-memory-core, mcp.neo-mjs-seat-curator; "
+                          "`provision --repair` "
                           "rewrites them in place and keeps the rest of the file")
     code, out, err = run(capsys, "provision", "--fleet", str(manifest), "--adopt")
     assert code == 3 and str(jsonc) in err
@@ -142,7 +144,8 @@ def test_kimi_config_toml_adopts_with_tomlkit_and_keeps_comments(tmp_path, capsy
     doc = tomllib.loads(after)
     assert doc["providers"]["mine"]["base_url"] == "http://127.0.0.1:9999"
     assert doc["loop_control"] == {"max_steps_per_turn": 40}
-    assert doc["default_model"] == "kimi-k2" and [h["event"] for h in doc["hooks"]] == ["UserPromptSubmit", "PostCompact"]
+    assert doc["default_model"] == "kimi-k2" and [h["event"] for h in doc["hooks"]] == ["UserPromptSubmit", "PostCompact",
+                                                                                          "PreToolUse"]
     assert (config.stat().st_mode & 0o777) == 0o640  # the resident's file keeps its mode
     assert composer.plan_exit_code(composer.plan_fleet(fleet, KIMI)) == 0
 

@@ -136,7 +136,7 @@ def test_check_run_rerun_hand_edit_and_repair_over_three_hosts(tmp_path):
     before = tree_bytes(hosts)
     code, out, recap = playbook(tmp_path)
     assert code != 0 and recap["h2"]["failed"] == 1 and recap["h1"]["failed"] == recap["h3"]["failed"] == 0
-    assert f"{jsonc} is DIVERGENT [owned keys: instructions, mcp.neo-mjs-memory-core]" in out
+    assert f"{jsonc} is DIVERGENT [owned keys: instructions, mcp.neo-mjs-memory-core, mcp.neo-mjs-seat-curator]" in out
     assert "the way out: repair: true" in out
     assert tree_bytes(hosts) == before
 

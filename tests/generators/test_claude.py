@@ -38,11 +38,11 @@ repo = "repos/vega"
 
 # sha256 over "path\0content\0" of every file the claude-code resident is born with, for the fixed
 # inputs above. It changes only when the template, this emitter or the hook changes: update it deliberately.
-PINNED_DIGEST = "44488463022325b4512bbc4830698fc7192b1aaa7973f3587c1552177fea5264"
+PINNED_DIGEST = "fd5a71f960fabb1b6030f17f512964e6d8ff8b42c3870f445f6e7162a411a55b"
 
 
 def fixed_fleet(extra: str = REMOTE):
-    return parse_manifest(BASE_MANIFEST + extra + RESIDENT, FIXED_MANIFEST)
+    return parse_manifest(f'curator_python = "{FIXED_PYTHON}"\n' + BASE_MANIFEST + extra + RESIDENT, FIXED_MANIFEST)
 
 
 def emitted(fleet) -> dict[Path, object]:
@@ -56,7 +56,7 @@ def test_digest_pins_every_emitted_byte():
     files = emitted(fixed_fleet())
     assert [p.relative_to(HOME).as_posix() if HOME in p.parents else str(p) for p in files] == [
         "memory/MEMORY.md", "memory/identity.md", "memory/seat-pointers.md", "memory/about-this-layer.md",
-        "settings.json", "/srv/fleet/repos/vega/.mcp.json", "hooks/identity_anchor_hook.py"]
+        "settings.json", "/srv/fleet/repos/vega/.mcp.json", "hooks/identity_anchor_hook.py", "hooks/cap_guard_hook.py"]
     digest = hashlib.sha256()
     for path, item in sorted(files.items()):
         digest.update(str(path).encode() + b"\0" + item.content + b"\0")
@@ -68,18 +68,22 @@ def test_settings_json_is_plain_json_with_the_documented_shape_and_its_projectio
     item = files[HOME / "settings.json"]
     doc = json.loads(item.content)
     command = f"'{FIXED_PYTHON}' -I -S '{HOME}/hooks/identity_anchor_hook.py'"
+    guard = f"'{FIXED_PYTHON}' -I -S '{HOME}/hooks/cap_guard_hook.py'"
     assert doc == {
         "$schema": "https://json.schemastore.org/claude-code-settings.json",
         "autoMemoryDirectory": f"{HOME}/memory",
+        "autoDreamEnabled": False,  # the fleet default: a fleet seat's memory changes through the levers
         "hooks": {"SessionStart": [{"matcher": "startup|resume|clear|compact",
-                                    "hooks": [{"type": "command", "command": command, "timeout": 5}]}]},
-        "permissions": {"allow": ["mcp__neo-mjs-memory-core", "mcp__neo-mjs-remote"]},
-        "enabledMcpjsonServers": ["neo-mjs-memory-core", "neo-mjs-remote"],
+                                    "hooks": [{"type": "command", "command": command, "timeout": 5}]}],
+                  "PreToolUse": [{"matcher": "Write|Edit|MultiEdit",
+                                  "hooks": [{"type": "command", "command": guard, "timeout": 5}]}]},
+        "permissions": {"allow": ["mcp__neo-mjs-memory-core", "mcp__neo-mjs-remote", "mcp__neo-mjs-seat-curator"]},
+        "enabledMcpjsonServers": ["neo-mjs-memory-core", "neo-mjs-remote", "neo-mjs-seat-curator"],
     }
     assert item.owned == project(item.convergence, item.content, "neo-mjs-")  # the plan expects the written file
     assert tuple(item.owned) == item.owned_keys == (
-        "autoMemoryDirectory", "hooks.SessionStart[identity-anchor]", "permissions.allow[mcp__neo-mjs-*]",
-        "enabledMcpjsonServers[neo-mjs-*]")
+        "autoMemoryDirectory", "autoDreamEnabled", "hooks.SessionStart[identity-anchor]", "hooks.PreToolUse[cap-guard]",
+        "permissions.allow[mcp__neo-mjs-*]", "enabledMcpjsonServers[neo-mjs-*]")
     assert item.mode == 0o600
 
 
@@ -91,7 +95,9 @@ def test_mcp_json_in_the_repo_and_a_disabled_server_appears_nowhere():
         "neo-mjs-memory-core": {"type": "stdio", "command": "node", "args": ["server.js", "--stdio"],
                                 "env": {"TOKEN": "t0k"}},
         "neo-mjs-remote": {"type": "http", "url": "https://mcp.example.invalid/r",
-                           "headers": {"Authorization": "Bearer x"}}}}
+                           "headers": {"Authorization": "Bearer x"}},
+        "neo-mjs-seat-curator": {"type": "stdio", "command": FIXED_PYTHON,
+                                 "args": ["-m", "curator", "mcp", f"{HOME}/memory"], "env": {}}}}
     assert item.owned == project(item.convergence, item.content, "neo-mjs-")
     everything = b"".join(f.content for f in files.values())
     assert b"switched-off" not in everything  # the catalog's disabled server
@@ -137,7 +143,7 @@ def test_one_content_authority_with_its_own_loading_line():
 def born(tmp_path):
     fleet = load_manifest(write_fleet(tmp_path / "fleet", residents=RESIDENT))
     plans = composer.apply_fleet(fleet)
-    assert [a.status for a in plans[0].artifacts] == [CREATED] * 7
+    assert [a.status for a in plans[0].artifacts] == [CREATED] * 8
     return fleet
 
 
@@ -223,8 +229,8 @@ def test_init_fleet_includes_a_claude_code_seat_that_provisions(tmp_path, capsys
     assert main(["plan", "--fleet", str(fleet.path), "--resident", CLAUDE, "--json"]) == 0  # all MATCH
     (report,) = json.loads(capsys.readouterr().out)["residents"]
     assert report["harness"] == "claude-code"
-    assert [Path(a["path"]).name for a in report["artifacts"]][-3:] == ["settings.json", ".mcp.json",
-                                                                        "identity_anchor_hook.py"]
+    assert [Path(a["path"]).name for a in report["artifacts"]][-4:] == ["settings.json", ".mcp.json",
+                                                                        "identity_anchor_hook.py", "cap_guard_hook.py"]
     assert {a["status"] for a in report["artifacts"]} == {"MATCH"}
 
 
@@ -247,7 +253,7 @@ def test_a_residents_own_mcp_json_is_adoptable(born):
     plans = composer.apply_fleet(born, adopt=True)
     after = json.loads(mcp.read_bytes())
     assert after["mcpServers"]["my-private-server"] == {"command": "mine"}
-    assert set(after["mcpServers"]) == {"my-private-server", "neo-mjs-memory-core"}
+    assert set(after["mcpServers"]) == {"my-private-server", "neo-mjs-memory-core", "neo-mjs-seat-curator"}
     assert {a.path.name: a.status for a in plans[0].artifacts}[".mcp.json"] == "ADOPTED"
 
 
@@ -273,7 +279,12 @@ USER_SETTINGS = """{
 def without_owned(doc: dict, prefix: str = "neo-mjs-") -> dict:
     """The settings minus the fleet's owned parts (the entries, then the parents they emptied)."""
     doc.pop("autoMemoryDirectory")
-    doc["hooks"]["SessionStart"] = [e for e in doc["hooks"]["SessionStart"] if not claude._runs_identity_hook(e)]
+    doc.pop("autoDreamEnabled")
+    doc["hooks"]["SessionStart"] = [e for e in doc["hooks"]["SessionStart"] if not claude._runs_script(e)]
+    doc["hooks"]["PreToolUse"] = [e for e in doc["hooks"]["PreToolUse"]
+                                  if not claude._runs_script(e, claude.CAP_GUARD_SCRIPT)]
+    if not doc["hooks"]["PreToolUse"]:
+        del doc["hooks"]["PreToolUse"]
     doc["permissions"]["allow"] = [r for r in doc["permissions"]["allow"] if not r.startswith(f"mcp__{prefix}")]
     doc["enabledMcpjsonServers"] = [n for n in doc["enabledMcpjsonServers"] if not n.startswith(prefix)]
     if not doc["enabledMcpjsonServers"]:

@@ -39,13 +39,13 @@ def test_plan_provision_plan_cycle_with_json(tmp_path, capsys):
     assert (kimi["agent_id"], kimi["harness"], oc["agent_id"]) == (KIMI, "kimi-code", OPENCODE)
     assert list(kimi["artifacts"][0]) == ["path", "owner", "status", "owned_keys", "reason", "diff",
                                          "adoptable", "adopt_diff", "repairable", "repair_diff"]
-    assert [a["status"] for a in kimi["artifacts"]] == ["PENDING"] * 7
+    assert [a["status"] for a in kimi["artifacts"]] == ["PENDING"] * 8
     assert [a["owner"] for a in oc["artifacts"]] == ["bearer"] * 4 + ["fleet"] * 2
 
     code, out, _ = run(capsys, "provision", "--fleet", str(manifest))
-    assert code == 0 and "13 CREATED" in out
+    assert code == 0 and "14 CREATED" in out
     code, out, _ = run(capsys, "plan", "--fleet", str(manifest))
-    assert code == 0 and "13 MATCH, 0 PENDING, 0 DIVERGENT" in out
+    assert code == 0 and "14 MATCH, 0 PENDING, 0 DIVERGENT" in out
 
 
 def test_divergence_exit_3_writes_nothing_then_set_aside_recovers(tmp_path, capsys):

@@ -37,24 +37,24 @@ def born(fleet):
     return fleet
 
 
-def test_birth_kimi_seven_opencode_six_then_all_match(fleet, tmp_path):
+def test_birth_kimi_eight_opencode_six_then_all_match(fleet, tmp_path):
     before = tree_bytes(tmp_path)
     kimi, oc = composer.plan_fleet(fleet)
-    assert statuses(kimi) == [PENDING] * 7
+    assert statuses(kimi) == [PENDING] * 8
     assert statuses(oc) == [PENDING] * 6
     assert tree_bytes(tmp_path) == before  # planning writes nothing
 
     applied = composer.apply_fleet(fleet)
-    assert [statuses(p) for p in applied] == [[CREATED] * 7, [CREATED] * 6]  # born this run
+    assert [statuses(p) for p in applied] == [[CREATED] * 8, [CREATED] * 6]  # born this run
     home = instance_home(fleet.instance_root, KIMI, "kimi-code")
     for name in ("MEMORY.md", "identity.md", "seat-pointers.md", "about-this-layer.md"):
         assert stat.S_IMODE((home / "memory" / name).stat().st_mode) == 0o600
-    assert (tmp_path / "repos/iris/.kimi-code/mcp.json").is_file()
+    assert (home / "mcp.json").is_file() and not (tmp_path / "repos/iris/.kimi-code").exists()
     assert (tmp_path / "repos/juno/opencode.jsonc").is_file()
     assert not (home / "memory" / "ARCHIVE.md").exists()  # created by the archive lever on first need
 
     again = composer.plan_fleet(fleet)
-    assert [statuses(p) for p in again] == [[MATCH] * 7, [MATCH] * 6]
+    assert [statuses(p) for p in again] == [[MATCH] * 8, [MATCH] * 6]
     assert composer.plan_exit_code(again) == 0
 
 
@@ -79,7 +79,7 @@ def test_free_edits_stay_match(born, tmp_path):
     config = home / "config.toml"
     config.write_text("# my own note on top\n" + config.read_text()
                       + '\n[providers.moonshot]\ntype = "kimi"\nbase_url = "https://api.invalid"  # mine\n')
-    mcp = tmp_path / "repos/iris/.kimi-code/mcp.json"
+    mcp = home / "mcp.json"
     mcp.write_text(mcp.read_text().replace('"mcpServers": {', '"mcpServers": {\n    "my-own": {"command": "x"},', 1))
     oc = tmp_path / "repos/juno/opencode.jsonc"
     text = oc.read_text().replace("https://opencode.ai/config.json", "https://example.invalid/schema.json")
@@ -87,7 +87,7 @@ def test_free_edits_stay_match(born, tmp_path):
     oc.write_text(text)
     before = tree_bytes(tmp_path)
     plans = composer.plan_fleet(born)
-    assert [statuses(p) for p in plans] == [[MATCH] * 7, [MATCH] * 6]
+    assert [statuses(p) for p in plans] == [[MATCH] * 8, [MATCH] * 6]
     composer.apply_fleet(born)
     assert tree_bytes(tmp_path) == before
 
@@ -173,7 +173,7 @@ def test_disabled_server_appears_nowhere_and_overrides_are_sparse(tmp_path):
     composer.apply_fleet(fleet, KIMI)
     home = instance_home(fleet.instance_root, KIMI, "kimi-code")
     assert b'pattern = "mcp__neo-mjs-switched-off__*"' in (home / "config.toml").read_bytes()
-    assert b'"neo-mjs-switched-off"' in (tmp_path / "on/repos/iris/.kimi-code/mcp.json").read_bytes()
+    assert b'"neo-mjs-switched-off"' in (home / "mcp.json").read_bytes()
 
 
 def test_symlinked_memory_dir_is_refused(fleet, tmp_path):
@@ -192,12 +192,13 @@ def test_symlinked_memory_dir_is_refused(fleet, tmp_path):
     assert tree_bytes(tmp_path) == before and list(elsewhere.iterdir()) == []
 
 
-def test_symlinked_repo_dir_leading_outside_is_refused(fleet, tmp_path):
+def test_symlinked_seat_dir_leading_outside_is_refused(fleet, tmp_path):
     outside = tmp_path / "outside"
     outside.mkdir()
-    (tmp_path / "repos/iris").mkdir(parents=True)
-    (tmp_path / "repos/iris/.kimi-code").symlink_to(outside)
-    found = art(composer.plan_fleet(fleet, KIMI)[0], "mcp.json")
+    home = instance_home(fleet.instance_root, KIMI, "kimi-code")
+    home.mkdir(parents=True)
+    (home / "hooks").symlink_to(outside)
+    found = art(composer.plan_fleet(fleet, KIMI)[0], "cap_guard_hook.py")
     assert found.status == DIVERGENT and "symlinked path segment" in found.reason
     with pytest.raises(DivergentError):
         composer.apply_fleet(fleet, KIMI)
@@ -234,7 +235,7 @@ def test_set_aside_renames_and_next_provision_recreates(born, tmp_path):
     assert moved.read_bytes() == edited and not hook.exists()
     assert art(composer.plan_fleet(born, KIMI)[0], "identity_anchor_hook.py").status == PENDING
     composer.apply_fleet(born, KIMI)
-    assert statuses(composer.plan_fleet(born, KIMI)[0]) == [MATCH] * 7
+    assert statuses(composer.plan_fleet(born, KIMI)[0]) == [MATCH] * 8
     assert moved.read_bytes() == edited  # nothing lost
 
 
@@ -265,7 +266,8 @@ def test_unsupported_and_preparation_errors(fleet):
     odd = dataclasses.replace(fleet.resident(KIMI), harness="gemini-cli")
     with pytest.raises(UnsupportedError, match="unknown harness"):
         composer.plan_resident(fleet, odd)
-    off = dataclasses.replace(fleet.resident(KIMI), mcp_overrides={"neo-mjs-memory-core": False})
+    off = dataclasses.replace(fleet.resident(KIMI), mcp_overrides={"neo-mjs-memory-core": False,
+                                                                   "neo-mjs-seat-curator": False})
     with pytest.raises(UnsupportedError, match="no enabled MCP servers"):
         composer.plan_resident(fleet, off)
     relative = dataclasses.replace(fleet, instance_root=Path("relative/root"))

@@ -34,7 +34,7 @@ timeout = 10
 
 
 def fixed_fleet(extra: str = EXTRA):
-    return parse_manifest(BASE_MANIFEST + extra + RESIDENTS, FIXED_MANIFEST)
+    return parse_manifest(f'curator_python = "{FIXED_PYTHON}"\n' + BASE_MANIFEST + extra + RESIDENTS, FIXED_MANIFEST)
 
 
 def emitted(fleet, agent_id):
@@ -45,7 +45,7 @@ def emitted(fleet, agent_id):
 
 # sha256 over "path\0content\0" of every file both residents are born with, for the fixed inputs
 # above. It changes only when a template, emitter or script changes: update it deliberately.
-PINNED_DIGEST = "9d0d18a1c36cdd5b483eec653dc5d0d6150d205b397f2e5ed54f455d3a2dc0d3"
+PINNED_DIGEST = "60e97b428edf955ebe698454559cbff0a74471110dbc6d7624ec55c7c8cee5fc"
 
 
 def test_digest_pins_every_emitted_byte():
@@ -56,7 +56,7 @@ def test_digest_pins_every_emitted_byte():
         for path, item in sorted(emitted(fleet, agent_id).items()):
             digest.update(str(path).encode() + b"\0" + item.content + b"\0")
             count += 1
-    assert count == 13
+    assert count == 14  # the kimi seat's cap guard is the 14th
     assert digest.hexdigest() == PINNED_DIGEST
 
 
@@ -78,21 +78,28 @@ def test_kimi_config_layout_and_projection_agree():
     assert parsed["default_model"] == "kimi-k2" and parsed["default_permission_mode"] == "manual"
     assert parsed["permission"]["rules"] == [
         {"decision": "allow", "pattern": "mcp__neo-mjs-memory-core__*", "scope": "user"},
-        {"decision": "allow", "pattern": "mcp__neo-mjs-remote__*", "scope": "user"}]
+        {"decision": "allow", "pattern": "mcp__neo-mjs-remote__*", "scope": "user"},
+        {"decision": "allow", "pattern": "mcp__neo-mjs-seat-curator__*", "scope": "user"}]
     command = f"'{FIXED_PYTHON}' -I -S '{home}/hooks/identity_anchor_hook.py'"
+    guard = f"'{FIXED_PYTHON}' -I -S '{home}/hooks/cap_guard_hook.py'"
     assert parsed["hooks"] == [
         {"event": "UserPromptSubmit", "command": command, "timeout": 5},
         {"event": "PostCompact", "command": command, "timeout": 5},
+        {"event": "PreToolUse", "matcher": "Write|Edit", "command": guard, "timeout": 5},
         {"event": "Stop", "matcher": "", "command": "/usr/local/bin/notify --seat", "timeout": 10}]
     assert config.owned == kimi_config_projection(parsed)  # the plan's expectation is the written file
-    mcp = files[Path("/srv/fleet/repos/iris/.kimi-code/mcp.json")]
+    # The seat's own mcp.json: kimi-code skips a project-level one in a folder it does not trust.
+    mcp = files[home / "mcp.json"]
     doc = json.loads(mcp.content)
     assert doc == {"mcpServers": {
         "neo-mjs-memory-core": {"command": "node", "args": ["server.js", "--stdio"], "env": {"TOKEN": "t0k"},
                                 "enabled": True},
         "neo-mjs-remote": {"url": "https://mcp.example.invalid/r", "headers": {"Authorization": "Bearer x"},
-                           "enabled": True}}}
+                           "enabled": True},
+        "neo-mjs-seat-curator": {"command": FIXED_PYTHON, "args": ["-m", "curator", "mcp", f"{home}/memory"],
+                                 "env": {}, "enabled": True}}}
     assert mcp.owned == kimi_mcp_projection(doc, "neo-mjs-")
+    assert (home / "hooks" / "cap_guard_hook.py") in files
 
 
 @pytest.mark.parametrize("toml_text,problem", [
@@ -149,7 +156,9 @@ def test_opencode_jsonc_parses_as_json5_with_the_documented_shapes():
         "neo-mjs-memory-core": {"type": "local", "command": ["node", "server.js", "--stdio"],
                                 "environment": {"TOKEN": "t0k"}, "enabled": True},
         "neo-mjs-remote": {"type": "remote", "url": "https://mcp.example.invalid/r",
-                           "headers": {"Authorization": "Bearer x"}, "enabled": True}}
+                           "headers": {"Authorization": "Bearer x"}, "enabled": True},
+        "neo-mjs-seat-curator": {"type": "local", "command": [FIXED_PYTHON, "-m", "curator", "mcp", f"{home}/memory"],
+                                 "environment": {}, "enabled": True}}
     assert item.owned == opencode_projection(doc, "neo-mjs-")
     assert [f.path.name for f in files.values()] == [*template.BEARER_FILES, "opencode.jsonc", "write_wake_envelope.py"]
 

@@ -56,7 +56,7 @@ def test_a_kept_file_is_kept_and_the_rest_of_the_seat_provisions(tmp_path, capsy
     assert config.read_bytes() == MY_CONFIG  # never written
     home = config.parent
     assert (home / "hooks" / "identity_anchor_hook.py").is_file() and (home / "memory" / "MEMORY.md").is_file()
-    assert (tmp_path / "repos" / "iris" / ".kimi-code" / "mcp.json").is_file()
+    assert (home / "mcp.json").is_file() and (home / "hooks" / "cap_guard_hook.py").is_file()
 
     before = tree_bytes(tmp_path)
     assert run(capsys, "plan", "--fleet", str(manifest))[0] == 0

@@ -23,7 +23,8 @@ def test_fixture_manifest_loads_with_paths_resolved_from_its_directory(tmp_path)
     assert fleet.resident(KIMI).repo == tmp_path / "ops" / "repos" / "iris"
     assert list(fleet.catalog) == ["neo-mjs-memory-core", "neo-mjs-switched-off"]
     assert fleet.catalog["neo-mjs-memory-core"].args == ("server.js", "--stdio")
-    assert [s.name for s in fleet.enabled_servers(fleet.resident(KIMI))] == ["neo-mjs-memory-core"]
+    assert [s.name for s in fleet.enabled_servers(fleet.resident(KIMI))] == ["neo-mjs-memory-core",
+                                                                             "neo-mjs-seat-curator"]
     assert fleet.harness_cli == {} and fleet.hooks == () and fleet.hook_python is None
 
 
@@ -38,7 +39,7 @@ def test_optional_tables_overrides_and_parent_relative_paths(tmp_path):
     assert iris.repo == tmp_path / "shared" / "iris" and iris.allowed_paths == (tmp_path / "data",)
     assert iris.model == "kimi-k2-turbo"
     assert iris.mcp_overrides == {"neo-mjs-switched-off": True, "neo-mjs-memory-core": False}  # only `true` is on
-    assert [s.name for s in fleet.enabled_servers(iris)] == ["neo-mjs-switched-off"]
+    assert [s.name for s in fleet.enabled_servers(iris)] == ["neo-mjs-switched-off", "neo-mjs-seat-curator"]
     assert fleet.harness_cli == {"kimi-code": "/opt/kimi/bin/kimi", "opencode": str(tmp_path / "ops/bin/opencode")}
     assert fleet.hook_python == "/usr/bin/python3"
     assert [(h.event, h.command, h.timeout) for h in fleet.hooks] == [("Stop", "notify", 9)]
@@ -126,7 +127,7 @@ def test_example_manifest_is_a_working_fleet(tmp_path):
                                                                     ("@neo-claude-vega", "claude-code")]
     assert fleet.instance_root == tmp_path / "instances"
     plans = composer.apply_fleet(fleet)
-    assert [len(p.artifacts) for p in plans] == [7, 6, 7]
+    assert [len(p.artifacts) for p in plans] == [8, 6, 8]  # kimi-code and claude-code seats get the cap guard
     assert composer.plan_exit_code(composer.plan_fleet(fleet)) == 0
     with pytest.raises(PreparationError, match="no resident '@nobody'"):
         fleet.resident("@nobody")

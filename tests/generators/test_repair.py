@@ -14,7 +14,17 @@ from curator.cli import main
 from generators import composer, layout, repair
 from generators.manifest import load_manifest
 from tests.generators.test_adoption import only_insertions
-from tests.support.fleets import KIMI, OPENCODE, tree_bytes, write_fleet
+from tests.support.fleets import KIMI, OPENCODE, RESIDENTS, tree_bytes
+from tests.support.fleets import write_fleet as write_any_fleet
+
+# The files here hold the owned values seats had before the fleet added its own curator server (and
+# the cap guard beside it): these residents turn it off, so each file is repaired, not extended.
+NO_CURATOR = "\nmcp = { neo-mjs-seat-curator = false }"
+
+
+def write_fleet(directory, extra: str = "", *, residents: str = RESIDENTS):
+    residents = re.sub(r'(repo = "[^"]*")', lambda m: m.group(1) + NO_CURATOR, residents)
+    return write_any_fleet(directory, extra, residents=residents)
 
 
 def run(capsys, *argv):
@@ -47,7 +57,7 @@ def seats(tmp_path, capsys):
     assert run(capsys, "provision", "--fleet", str(manifest))[0] == 0
     fleet = load_manifest(manifest)
     home = layout.instance_home(fleet.instance_root, KIMI, "kimi-code")
-    return manifest, {"toml": home / "config.toml", "json": tmp_path / "repos" / "iris" / ".kimi-code" / "mcp.json",
+    return manifest, {"toml": home / "config.toml", "json": home / "mcp.json",
                       "jsonc": tmp_path / "repos" / "juno" / "opencode.jsonc"}
 
 

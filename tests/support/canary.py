@@ -21,6 +21,8 @@ from tests.support.fleets import KIMI, write_fleet
 def born_fleet(directory: Path) -> Fleet:
     """Write the manifest and provision every seat, as `seat-curator provision` would."""
     fleet = load_manifest(write_fleet(directory))
+    for resident in fleet.residents:  # a resident's repo is a checkout that exists (the harness runs in it)
+        resident.repo.mkdir(parents=True, exist_ok=True)
     apply_fleet(fleet)
     return fleet
 
@@ -29,7 +31,7 @@ def remove_kimi_hook_pair(fleet: Fleet) -> None:
     """Break the kimi-code seat's wiring on purpose: its config.toml loses the identity-anchor pair."""
     config = seats_from_fleet(fleet, KIMI)[0].instance_home / "config.toml"
     doc = tomlkit.parse(config.read_text(encoding="utf-8"))
-    assert {h["event"] for h in doc["hooks"]} == {"UserPromptSubmit", "PostCompact"}
+    assert {h["event"] for h in doc["hooks"]} == {"UserPromptSubmit", "PostCompact", "PreToolUse"}
     del doc["hooks"]
     config.write_text(tomlkit.dumps(doc), encoding="utf-8")
 

@@ -1,0 +1,90 @@
+"""MCP server benchmarks, measured side by side in one run against a baseline in the same process.
+
+- One ``view`` of an 18 KB MEMORY.md and one ``str_replace`` in it (a journalled save through the
+  seat store, the cap checked, the pointer graph compared, the meter line computed), each a full
+  round trip over stdio through the SDK's client, against a bare SDK ``echo`` tool registered on the
+  same server process. Goal: <= 2x. Calls are interleaved (echo, view, str_replace), so machine noise
+  hits all alike; the str_replace rounds alternate two texts so the file keeps its size.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import anyio
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+ROUNDS = 41
+
+_SERVER = textwrap.dedent("""
+    import sys
+    from pathlib import Path
+    from curator.mcp.server import build_server
+    server = build_server(Path(sys.argv[1]), state_dir=Path(sys.argv[2]))
+    server.add_tool(lambda text: text, name="echo", description="echo", structured_output=False)
+    server.run("stdio")
+""")
+
+
+def _index() -> str:
+    lines = ["# Seat memory index", "", "## Craft hooks"]
+    n = 0
+    while sum(len(line) + 1 for line in lines) < 18_000:
+        lines.append(f"- lesson {n:03d}: keep the fixture small and the assertion honest, see notes-{n:03d}.md")
+        n += 1
+    return "\n".join(lines) + "\n"
+
+
+async def _rounds(memory: Path, state: Path) -> dict[str, list[float]]:
+    params = StdioServerParameters(command=sys.executable, args=["-c", _SERVER, str(memory), str(state)])
+    times: dict[str, list[float]] = {"echo": [], "view": [], "str_replace": []}
+    with open(state.parent / "stderr.log", "w") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                for n in range(ROUNDS):
+                    old, new = ("lesson 100:", "LESSON 100:") if n % 2 == 0 else ("LESSON 100:", "lesson 100:")
+                    for name, args in (("echo", {"text": "hello"}), ("view", {"path": "/memories/MEMORY.md"}),
+                                       ("str_replace", {"path": "/memories/MEMORY.md", "old_str": old, "new_str": new})):
+                        start = time.perf_counter()
+                        result = await session.call_tool(name, args)
+                        times[name].append(time.perf_counter() - start)
+                        assert not result.is_error, result
+    return times
+
+
+def _measure() -> dict[str, list[float]]:
+    with tempfile.TemporaryDirectory() as tmp:
+        memory = Path(tmp) / "memory"
+        memory.mkdir()
+        (memory / "MEMORY.md").write_text(_index())
+        return anyio.run(_rounds, memory, Path(tmp) / "state")
+
+
+_MEASURED: dict[str, list[float]] = {}
+
+
+def _row(tool: str) -> dict:
+    if not _MEASURED:
+        _MEASURED.update(_measure())
+    measured, baseline = statistics.median(_MEASURED[tool]), statistics.median(_MEASURED["echo"])
+    return {"name": f"mcp {tool} round trip vs a bare echo tool", "measured_s": measured, "baseline_s": baseline,
+            "ratio": measured / baseline, "goal": "<= 2",
+            "note": f"median of {ROUNDS} interleaved calls over stdio, one server process, 18 KB MEMORY.md"}
+
+
+def bench_mcp_view() -> dict:
+    return _row("view")
+
+
+def bench_mcp_str_replace() -> dict:
+    return _row("str_replace")
+
+
+ROWS = [bench_mcp_view, bench_mcp_str_replace]
