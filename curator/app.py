@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from textual.app import App
+from textual.content import Content
 
 import styles
 from curator.errors import CuratorError
@@ -59,6 +60,27 @@ class CuratorApp(App[int]):
         self.profile = profile
         self.analysis_delay = analysis_delay  # seconds of quiet typing before the full analysis
         self.state_dir = state_dir  # the store's journal dir (None: the store's default)
+        self.notices: list = []  # every notification shown (curator.widgets.status_line.Notice)
+
+    def notify(self, message: str, *, title: str = "", severity: str = "information", timeout: float | None = None,
+               markup: bool = True) -> None:
+        """Notifications go to the status line of the screen in view (or of the one under a dialog),
+        never a toast over the content; they clear when stale. ``notices`` keeps every one."""
+        from curator.widgets.status_line import STALE_AFTER, Notice, notice_content
+
+        text = Content.from_markup(message).plain if markup else message
+        notice = Notice(text, title, severity)
+        self.notices.append(notice)
+        for screen in reversed(self.screen_stack):
+            line = screen.query("#status") if screen.is_mounted else None
+            if line and hasattr(line.first(), "say"):
+                line.first().say(notice_content(notice), max(timeout or 0, STALE_AFTER), passing=True)
+                return
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def clear_notifications(self) -> None:
+        self.notices.clear()
+        super().clear_notifications()
 
     def get_default_screen(self):
         """A seat alone (`tui DIR`) is the app's first screen itself: pushing it from ``on_mount``
@@ -82,12 +104,24 @@ class CuratorApp(App[int]):
                                profile=self.profile or (plan.harness if plan else None))
 
     def open_seat(self, memory_dir: Path, *, resident_id: str | None = None, profile: str | None = None) -> None:
+        """Open a seat over the screen showing (the fleet panel). Focus starts in its panels, never its
+        editor: a key meant for the screen just left (its ``q``) cannot type into MEMORY.md."""
         from curator.screens.index import IndexScreen
 
         def open_it() -> None:
-            self.push_screen(IndexScreen(memory_dir, resident_id=resident_id, profile=profile))
+            self.push_screen(IndexScreen(memory_dir, resident_id=resident_id, profile=profile, focus_panels=True,
+                                         kind="demo seat (esc: its fleet)" if self.is_demo else ""))
 
         self.leave_index_screens("open another seat", open_it)
+
+    @property
+    def is_demo(self) -> bool:
+        """The fleet open is the one `seat-curator demo` built (the titles say so)."""
+        if self.fleet_path is None:
+            return False
+        from curator.demo import is_demo
+
+        return is_demo(self.fleet_path.parent)
 
     def dirty_index_screen(self):
         """The topmost index screen with unsaved edits, or None."""

@@ -68,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         located = locate_memory_dir()
         print(f"seat-curator: {located.how}", file=sys.stderr)
         memory_dir = located.memory_dir
+        if not args.profile and "the Claude Code memory" in located.how:
+            profiles = ("claude-code",)  # the other harnesses' files (identity.md…) are not a Claude memory's
     analysis = analyze(memory_dir, limits=limits, profiles=profiles)
     # The curator's journal: a change interrupted half-way, temp files a killed save left behind.
     state = seat_state(memory_dir)

@@ -3,15 +3,17 @@
 ARCHIVE.md sits beside MEMORY.md, so an archived entry's relative links still resolve and its
 detail files stay reachable (the pointer graph treats ARCHIVE.md as a root). It is created on first
 need with a short header; entries go under the same section heading they had in the index, each
-stamped ``· archived YYYY-MM-DD`` at the end of its first line, followed by where it sat: the ids of
-the entries just before and after it in its section (``· after 1a2b3c · before 4d5e6f``). Restore
+stamped ``· archived YYYY-MM-DD`` at the end of its first line, followed, in an HTML comment, by where
+it sat: the ids of the entries just before and after it in its section
+(``<!-- after 1a2b3c, before 4d5e6f -->``; stamps written before in the form
+``· after 1a2b3c · before 4d5e6f`` still read). Restore
 removes the stamp and puts the entry back right after that earlier neighbour if it is still there,
 else right before the later one, else (and for stamps without the record) at the end of its section;
 a heading left empty in ARCHIVE.md goes too. Where beside a neighbour is not exactly where it sat
 (lines between them, a neighbour archived with it, separator lines its cut took) the stamp records
-the cut as well (``· cut G:H:AB``, see docs/entries.md), so restore puts back the very bytes at the
+the cut as well (``cut G:H:AB``, see docs/entries.md), so restore puts back the very bytes at the
 very place. Archiving every entry of a section reports the section
-as emptied; asked to, it drops the heading as well and the stamp says so (``· heading dropped before
+as emptied; asked to, it drops the heading as well and the stamp says so (``heading dropped before
 <id of the next heading>``), so restore re-creates the heading where it stood.
 """
 
@@ -55,13 +57,57 @@ from curator.pointers import check_pointers
 
 UNSECTIONED = "Unsectioned"  # archive heading for entries that sat above the index's first heading
 _ID = r"[0-9a-f]{6}(?:-\d+)?"
-STAMP = re.compile(  # (in a row: before the last pipe)
-    rf" · archived (?P<day>\d{{4}}-\d{{2}}-\d{{2}})(?: · after (?P<after>{_ID}))?(?: · before (?P<before>{_ID}))?"
-    r"(?: · cut (?P<gap_after>\d+):(?P<gap_before>\d+):(?P<sep_above>[-b§]|x(?:[0-9A-F]{2})+)"
-    r"(?P<sep_below>[-b§$]|x(?:[0-9A-F]{2})+))?"
-    rf"(?P<dropped> · heading dropped(?: before (?P<next_heading>{_ID}))?)?"
-    r"(?=\s*\|?\r?\n?$)"
-)
+_DAY = r"\d{4}-\d{2}-\d{2}"
+_CUT = (r"(?P<gap_after>\d+):(?P<gap_before>\d+):(?P<sep_above>[-b§]|x(?:[0-9A-F]{2})+)"
+        r"(?P<sep_below>[-b§$]|x(?:[0-9A-F]{2})+)")
+# The stamp as written since: the date for people, where it sat for restore in an HTML comment (hidden
+# where markdown is rendered): " · archived 2026-12-02 <!-- after 1a2b3c, before 4d5e6f, cut 0:1:b- -->".
+_SHORT = rf" · archived (?P<short_day>{_DAY})(?: <!-- (?P<place>[^<>]*?) -->)?"
+# The stamp as first written (still read): " · archived 2026-12-02 · after 1a2b3c · before 4d5e6f · cut 0:1:b-".
+_LONG = (rf" · archived (?P<day>{_DAY})(?: · after (?P<after>{_ID}))?(?: · before (?P<before>{_ID}))?"
+         rf"(?: · cut {_CUT})?"
+         rf"(?P<dropped> · heading dropped(?: before (?P<next_heading>{_ID}))?)?")
+_STAMPS = re.compile(rf"(?:{_SHORT}|{_LONG})(?=\s*\|?\r?\n?$)")  # (in a row: before the last pipe)
+_PLACE_PART = re.compile(rf"after (?P<after>{_ID})|before (?P<before>{_ID})|cut {_CUT}"
+                         rf"|(?P<dropped>heading dropped)(?: before (?P<next_heading>{_ID}))?")
+_FIELDS = ("day", "after", "before", "gap_after", "gap_before", "sep_above", "sep_below", "dropped", "next_heading")
+
+
+class StampFound:
+    """A stamp found in an entry's first line, either form, read as the same named fields (``day``,
+    ``after``, ``before``, the cut's ``gap_after`` … ``sep_below``, ``dropped``, ``next_heading``)."""
+
+    def __init__(self, match: re.Match):
+        self.match = match
+        if match.group("short_day") is None:
+            self.fields = {name: match.group(name) for name in _FIELDS}
+            return
+        self.fields = dict.fromkeys(_FIELDS)
+        self.fields["day"] = match.group("short_day")
+        for part in (match.group("place") or "").split(", "):
+            found = _PLACE_PART.fullmatch(part.strip())
+            if found is not None:
+                self.fields.update({k: v for k, v in found.groupdict().items() if v is not None})
+
+    def group(self, name: str) -> str | None:
+        return self.fields[name]
+
+    def span(self) -> tuple[int, int]:
+        return self.match.span()
+
+
+class StampPattern:
+    """``STAMP.search(line)`` → ``StampFound`` or None; ``STAMP.sub(repl, text)`` as ``re`` does."""
+
+    def search(self, text: str) -> StampFound | None:
+        found = _STAMPS.search(text)
+        return StampFound(found) if found is not None else None
+
+    def sub(self, repl: str, text: str, count: int = 0) -> str:
+        return _STAMPS.sub(repl, text, count=count)
+
+
+STAMP = StampPattern()
 SEARCH_CUTOFF = 50
 SECTION_SIGN_BYTES = SECTION_SIGN.encode()
 # The line that keeps ARCHIVE.md within the bearer's reach when MEMORY.md links nowhere to it.
@@ -179,13 +225,16 @@ def _neighbours(index: HotIndex) -> dict[str, tuple[str | None, str | None]]:
 
 def _stamp(today: date, after: str | None, before: str | None, dropped: tuple[str | None] | None,
            cut: str = "") -> bytes:
-    """``dropped``: None if the heading stays, else (id of the heading that followed it or None).
-    ``cut``: for a paragraph or a § block, how it sat (``curator.levers.placement``)."""
-    text = (f" · archived {today.isoformat()}" + (f" · after {after}" if after else "")
-            + (f" · before {before}" if before else "") + (f" · cut {cut}" if cut else ""))
+    """`` · archived 2026-12-02``, then what restore needs in an HTML comment (hidden where the markdown
+    is rendered; docs/entries.md says what each part means): ``after``/``before`` the ids of its
+    neighbours, ``cut`` for a paragraph or a § block how it sat (``curator.levers.placement``),
+    ``heading dropped`` (``dropped``: None if the heading stays, else (id of the heading that followed
+    it or None))."""
+    place = ([f"after {after}"] if after else []) + ([f"before {before}"] if before else []) + (
+        [f"cut {cut}"] if cut else [])
     if dropped is not None:
-        text += " · heading dropped" + (f" before {dropped[0]}" if dropped[0] else "")
-    return text.encode()
+        place.append("heading dropped" + (f" before {dropped[0]}" if dropped[0] else ""))
+    return (f" · archived {today.isoformat()}" + (f" <!-- {', '.join(place)} -->" if place else "")).encode()
 
 
 def heading_id(heading: str) -> str:

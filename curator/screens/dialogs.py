@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Static
 
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
+from curator.widgets.status_line import StatusLine
 from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import diff_content, verbatim
 
@@ -44,6 +45,7 @@ class ConfirmDialog(ModalScreen[bool]):
             yield from self.compose_above_body()
             with VerticalScroll(classes="dialog-body", id="confirm-scroll"):
                 yield Static(self.body, id="confirm-body")
+            yield StatusLine(id="status", folds=True, classes="dialog-status")  # notices: never over the body
             with HorizontalGroup(classes="buttons"):
                 yield Static(verbatim("↑↓ PgUp PgDn scroll · F1 keys"), classes="scroll-hint")
                 yield Button("Cancel (n)", id="no")

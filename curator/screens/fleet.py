@@ -25,6 +25,7 @@ from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head, role_status, worst_first
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
+from curator.widgets.status_line import STALE_AFTER, StatusLine
 from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import verbatim
 from generators.composer import DIVERGENT, KEPT, MATCH, PENDING
@@ -100,13 +101,14 @@ class FleetScreen(Screen):
         self.last_plan = (0.0, 0.0)  # (monotonic end, seconds taken) of the last plan
 
     def compose(self) -> ComposeResult:
-        yield Static(verbatim(f"Fleet · {self.fleet_path}"), id="fleet-title")
+        what = "Demo fleet (seat-curator demo)" if self.app.is_demo else "Fleet"
+        yield Static(verbatim(f"{what} · {self.fleet_path}"), id="fleet-title")
         words = ", ".join(s.lower() for s in (DIVERGENT, PENDING, MATCH))
         yield TextInput(placeholder=f"/ filter: agent id, harness, or status ({words})…", id="fleet-filter", compact=True)
         yield FleetGrid(id="fleet-grid")
         with VerticalScroll(id="fleet-detail"):
             yield Static(id="fleet-detail-text")
-        yield Static(id="status")
+        yield StatusLine(id="status")
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -421,8 +423,9 @@ class FleetScreen(Screen):
 
         self.app.push_screen(ConfirmDialog(f"Repair {artifact.path.name}?", body, "Repair"), decided)
 
-    def set_status(self, message: str, style: str = "") -> None:
-        self.query_one("#status", Static).update(verbatim(message, style))
+    def set_status(self, message: str, style: str = "", *, passing: bool = False) -> None:
+        """The plan's summary (or a boot check's progress) stays; ``passing`` news clears when stale."""
+        self.query_one("#status", StatusLine).say(verbatim(message, style), STALE_AFTER if passing else None)
 
 
 def ask_set_aside(app, fleet, plan, artifact, then) -> None:

@@ -80,6 +80,8 @@ def registry_targets(screen) -> tuple[str, ...]:
 
 def keys_for(screen, app) -> list[tuple[str, str, str]]:
     targets = getattr(screen, "KEY_TARGETS", None) or registry_targets(screen)
+    if getattr(screen, "fleet_below", False):  # opened from the fleet: the keys of `tui DIR` alone do not apply
+        targets = tuple(t for t in targets if t != "seat")
     if not targets:  # a screen with no registry keys (none today): what its bindings describe
         return [(keys, description, "") for keys, description in described_bindings(screen, app)]
     rows = registry_keys(tuple(targets), getattr(app, "key_overrides", {}))
@@ -100,6 +102,8 @@ def grouped(keys: list[tuple[str, str, str]]) -> list[tuple[str, list[tuple[str,
 
 class HelpScreen(ModalScreen[None]):
     KEY_TARGETS = ("help",)
+    # A short terminal (24 rows) gives the keys every row: no Close button (esc, q and F1 close), no gaps.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
     BINDINGS = bindings("help")
 
     def __init__(self, keys: list[tuple[str, str, str]], title: str):
@@ -119,8 +123,11 @@ class HelpScreen(ModalScreen[None]):
                         with HorizontalGroup(classes="help-row"):
                             yield Static(verbatim(keys, "bold"), classes="help-key")
                             yield Static(verbatim(description), classes="help-action")
-            yield Static(verbatim(f"ctrl+p: every action, searchable. Rebind any key by its id in {keymap_path()}"
-                                  " (see docs/keys.md). Mouse works too."), classes="hint")
+
+            yield Static(verbatim("ctrl+p: every action, searchable · rebind keys: docs/keys.md"), classes="hint")
+            # The path is long: on a short terminal (24 rows) its lines go to the keys instead.
+            yield Static(verbatim(f"Rebind any key by its id in {keymap_path()} (see docs/keys.md). Mouse works too."),
+                         classes="hint keymap-path")
             with HorizontalGroup(classes="buttons"):
                 yield Button("Close (esc)", id="close", variant="primary")
         yield KeysFooter()

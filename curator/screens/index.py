@@ -31,12 +31,13 @@ from textual.widgets import Static
 from curator.change import Change
 from curator.errors import ConflictError, CuratorError
 from curator.keys import REGISTRY, display_keys, effective_keys
-from curator.meter import Limits, claude_code_budget, measure
+from curator.meter import Limits, claude_code_budget, count_lines, measure
 from curator.widgets.byte_meter import ByteMeter
 from curator.widgets.footer import KeysFooter
 from curator.widgets.index_editor import IndexEditor
 from curator.widgets.keymap import bindings
 from curator.widgets.messages import AnalysisReady, ChangeApplied, FileChangedOnDisk
+from curator.widgets.status_line import STALE_AFTER, StatusLine
 from curator.widgets.verbatim import verbatim
 
 # The first frame needs only the title, the meter and the editor: the panels (their tables and tabs),
@@ -55,6 +56,39 @@ def status_text(message: str, memory_dir: Path) -> str:
     parts = memory_dir.parts
     short = os.sep.join(parts[-2:]) if len(parts) > 2 else where
     return f"{message} · in …{os.sep}{short}" if short != where else f"{message} · in {where}"
+def is_claude_memory(memory_dir: Path) -> bool:
+    """A Claude Code auto memory: ``<config>/projects/<project key>/memory`` (the layout Claude Code
+    keeps), or what ``autoMemoryDirectory`` names for this project (``curator.locate``)."""
+    parts = memory_dir.absolute().parts
+    if len(parts) >= 3 and parts[-1] == "memory" and parts[-3] == "projects" and parts[-2].startswith("-"):
+        return True
+    try:
+        from curator.locate import locate_memory_dir
+
+        located = locate_memory_dir()
+    except Exception:  # no Claude memory here, or unreadable settings: not one
+        return False
+    return "Claude Code" in located.how and located.memory_dir.absolute() == memory_dir.absolute()
+
+
+def claude_project(memory_dir: Path) -> str:
+    """The project a Claude Code memory belongs to, as Claude Code spells its key (``-work-app`` →
+    ``…/work/app``): the last two parts, readable."""
+    key = memory_dir.absolute().parent.name
+    words = [w for w in key.split("-") if w]
+    return "/".join(words[-2:]) if words else key
+
+
+def title_words(memory_dir: Path, resident_id: str | None, *, kind: str = "", claude: bool = False) -> str:
+    """``[kind · ]who · MEMORY.md · in <dir>``; a Claude Code memory says so, and whose (the fleet's
+    resident, else the project Claude Code keeps it for)."""
+    if claude:
+        whose = f"Claude Code memory of {resident_id or claude_project(memory_dir)}"
+        return f"{kind + ' · ' if kind else ''}{whose} · {INDEX_NAME} · in {memory_dir}"
+    who = " · ".join(part for part in (kind, resident_id) if part)
+    return f"{who + ' · ' if who else ''}{INDEX_NAME} · in {memory_dir}"
+
+
 ARCHIVE_NAME = "ARCHIVE.md"
 WATCH_INTERVAL = 1.0  # seconds between looks at MEMORY.md's inode, size and mtime
 
@@ -67,11 +101,19 @@ class IndexScreen(Screen):
     BINDINGS = bindings("index") + bindings("seat")
 
     def __init__(self, memory_dir: Path, *, resident_id: str | None = None, profile: str | None = None,
-                 limits: Limits = Limits()):
+                 limits: Limits = Limits(), focus_panels: bool = False, kind: str = ""):
         super().__init__()
         self.memory_dir = Path(memory_dir)
         self.resident_id = resident_id
-        self.profile = profile  # harness profile for the line cap ("claude-code" has one)
+        self.claude_memory = profile is None and is_claude_memory(self.memory_dir)
+        # harness profile for the line cap ("claude-code" has one); a Claude Code memory is Claude Code's
+        self.profile = "claude-code" if self.claude_memory else profile
+        self.kind = kind  # what the title says this seat is, before its name ("demo seat")
+        # Opened over another screen (the fleet): focus starts in the panels, so a key meant for the
+        # screen just left (its q, its letters) never types into MEMORY.md; F2 goes to the editor.
+        self.focus_panels = focus_panels
+        if focus_panels:
+            self.AUTO_FOCUS = ""  # Textual would focus the first focusable widget: the editor
         self.limits = limits
         self.store = None
         self.analysis = None  # the last curator.analysis.Analysis shown
@@ -86,6 +128,7 @@ class IndexScreen(Screen):
         self._disk_seen: tuple | str | None = None  # MEMORY.md as last loaded / saved: see disk_signature
         self._find_text = ""
         self._history = (False, False)  # (can undo, can redo) a change, read from the journal after each write
+        self._journal: list = []  # the store's history() as last read: the History panel and the footer
         self.interrupted = None  # curator.store.InterruptedChange the journal shows, or None
 
     # == layout ====================================================================================
@@ -98,12 +141,13 @@ class IndexScreen(Screen):
                               after_edit=self.editor_changed)
             # The panels mount after the first frame is on screen (see ``on_mount``).
         yield Static(id="detail")
-        yield Static(id="status")
+        yield StatusLine(id="status")
         yield KeysFooter()
 
     def on_mount(self) -> None:
         self.open_store()
-        self.editor.focus()
+        if not self.focus_panels:
+            self.editor.focus()
         self.set_interval(WATCH_INTERVAL, self.watch_disk)
         # The app's queue runs once start-up is over and its first frame is written: the title,
         # meter and editor show first, then the panels mount and the analysis starts.
@@ -122,10 +166,13 @@ class IndexScreen(Screen):
             self.on_analysis_ready(held)
         if self._analysed != self.editor_bytes():
             self.start_analysis()
+        self.show_history()
+        if self.focus_panels and self.focused is None:
+            self.panels.focus_active()
         self.refresh_bindings()
 
-    PANEL_ACTIONS = frozenset({"merge", "archive", "trim", "restore", "search_archive", "tab", "switch_pane",
-                               "focus_panels", "goto_row", "leave_search"})
+    PANEL_ACTIONS = frozenset({"merge", "archive", "fold", "trim", "restore", "search_archive", "tab", "switch_pane",
+                               "focus_panels", "goto_row", "leave_search", "history_jump"})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Panel actions wait for the panels (dimmed until then); 'back to the fleet' is offered only
@@ -141,17 +188,40 @@ class IndexScreen(Screen):
             return not self.fleet_below
         if action == "quit":  # q quits only where it cannot go back (over the fleet, q is Back)
             return not self.fleet_below
-        # The footer shows what can be done now: Save when there is something to write, Undo / Redo
-        # change when the journal has a step (help lists them always).
+        # The footer shows what can be done now: Save when there is something to write (Undo / Redo:
+        # see footer_label, they answer even with nothing to step). Help lists them always.
         if action == "save":
             return self.store is not None and (self.dirty or self._disk_seen == "gone")
-        if action == "undo_change":
-            return self._history[0]
-        if action == "redo_change":
-            return self._history[1]
         if action == "settle_as_is":
             return self.interrupted is not None
         return True
+
+    def footer_label(self, binding) -> str | None:
+        """The footer's word for ``binding`` here: the next undo and redo by name, and "" to leave out a
+        key that has nothing to act on now (pressed anyway, it says so)."""
+        if binding.id == "index.undo_change":
+            return self.history_label("Undo", self.next_undo()) if self._history[0] else ""
+        if binding.id == "index.redo_change":
+            return self.history_label("Redo", self.next_redo()) if self._history[1] else ""
+        if binding.id == "archive.restore" and self.panels_ready:
+            table = self.query_one("#archive-table")
+            return "" if not table.hits else None
+        return None
+
+    @staticmethod
+    def history_label(verb: str, entry) -> str:
+        if entry is None:
+            return verb
+        words = entry.description
+        return f"{verb}: {words if len(words) <= 22 else words[:21].rstrip() + '…'}"
+
+    def next_undo(self):
+        done = [e for e in self._journal if e.state != "undone"]
+        return done[-1] if done else None
+
+    def next_redo(self):
+        undone = [e for e in self._journal if e.state == "undone"]
+        return undone[0] if undone else None
 
     def is_settled(self) -> bool:
         """True when what the panels show is the analysis of the editor's text and nothing is pending:
@@ -205,14 +275,18 @@ class IndexScreen(Screen):
     def editor_bytes(self) -> bytes:
         return self.editor.text.encode("utf-8", "surrogateescape")
 
-    def set_status(self, message: str, style: str = "") -> None:
-        self.query_one("#status", Static).update(verbatim(status_text(message, self.memory_dir), style))
+    def set_status(self, message: str, style: str = "", *, lasting: bool = False) -> None:
+        """One message on the status line; it clears when stale (``lasting``: a state that stays until
+        the next message, such as the file changed on disk)."""
+        self.query_one("#status", StatusLine).say(verbatim(status_text(message, self.memory_dir), style),
+                                                  None if lasting else STALE_AFTER)
 
     def update_title(self) -> None:
-        """The unsaved mark comes first, so a long path never cuts it off."""
-        who = f"{self.resident_id} · " if self.resident_id else ""
+        """The unsaved mark comes first, then what this is and whose, then where (the part a narrow
+        terminal cuts): ``Claude Code memory of <project> · MEMORY.md``, ``demo seat <id> · …``."""
         mark = Content.assemble(("● unsaved ", "bold $warning")) if self.dirty else Content("")
-        self.query_one("#seat-title", Static).update(mark + verbatim(f"{who}{self.memory_dir / INDEX_NAME}"))
+        self.query_one("#seat-title", Static).update(mark + verbatim(title_words(
+            self.memory_dir, self.resident_id, kind=self.kind, claude=self.profile == "claude-code")))
 
     @on(IndexEditor.DirtyChanged)
     def dirty_changed(self) -> None:
@@ -222,10 +296,16 @@ class IndexScreen(Screen):
     def read_history(self) -> None:
         try:
             self._history = (self.store.can_undo, self.store.can_redo) if self.store else (False, False)
+            self._journal = self.store.history() if self.store else []
         except CuratorError:
-            self._history = (False, False)
+            self._history, self._journal = (False, False), []
         self.show_interrupted()
+        self.show_history()
         self.refresh_bindings()
+
+    def show_history(self) -> None:
+        if self.panels_ready:
+            self.query_one("#history-table").show(self._journal)
 
     def show_interrupted(self) -> None:
         """A change the curator was saving when it was killed half-way: a warning that stays in view
@@ -318,9 +398,8 @@ class IndexScreen(Screen):
         else:
             message = (f"{path} changed on disk (not through this app). {reload} reloads it"
                        + (" — you will be asked about your unsaved edits." if self.dirty else "."))
-        self.set_status(message, "$warning")
+        self.set_status(message, "$warning", lasting=True)
         self.refresh_bindings()  # Save shows when the file is gone
-        self.app.notify(message, title="MEMORY.md on disk", severity="warning", markup=False, timeout=8)
 
     # == typing and the meter ======================================================================
     @on(IndexEditor.Changed, "#editor")
@@ -536,6 +615,12 @@ class IndexScreen(Screen):
         self._disk_seen = self.disk_signature()
         self.change_applied(ChangeApplied(
             f"Saved {INDEX_NAME} ({len(new):,} B). {self.key('index.undo_change')} undoes the save.", "edit"))
+        reading = measure(new, self.limits)
+        if reading.zone == "over-limit":  # saved, but the harness stops reading before its end
+            self.set_status(f"Saved {INDEX_NAME}, {-reading.headroom_read_limit:,} B over the read limit "
+                            f"({reading.read_limit:,} B): a harness never reads past it. "
+                            f"{self.key('index.fit')} fits it under the target; "
+                            f"{self.key('index.undo_change')} undoes the save.", "bold $error")
         self.warn_readded_archive_entries(old.decode("utf-8", "surrogateescape"))
         if then is not None:
             then()
@@ -606,6 +691,31 @@ class IndexScreen(Screen):
     def action_redo_change(self) -> None:
         self.step_history(undo=False)
 
+    def action_history_jump(self) -> None:
+        """Enter on a History row: undo or redo one change at a time until the files stand there."""
+        if self.store is None:
+            return
+        wanted = self.query_one("#history-table").target()
+        now = len([e for e in self._journal if e.state != "undone"])
+        if wanted is None or wanted == now:
+            self.set_status("The files already stand here.")
+            return
+        if self.dirty:
+            self.app.notify("Save or reload your edits first: undo restores files on disk.",
+                            severity="warning", markup=False)
+            return
+        undo, steps, last = wanted < now, abs(wanted - now), None
+        try:
+            for _ in range(steps):
+                last = self.store.undo() if undo else self.store.redo()
+        except CuratorError as err:
+            self.app.notify(str(err), severity="warning", markup=False)
+        if last is not None:
+            self.change_applied(ChangeApplied(
+                f"{'Undid' if undo else 'Redid'} {steps} change{'s' if steps > 1 else ''}, the last: {last.description}",
+                "history"))
+            self.panels.active = "history"
+
     def action_settle_as_is(self) -> None:
         """An interrupted change settled as its files stand (nothing written); undo then goes to before it."""
         if self.store is None:
@@ -620,6 +730,11 @@ class IndexScreen(Screen):
 
     def step_history(self, *, undo: bool) -> None:
         if self.store is None:
+            return
+        if not self._history[0 if undo else 1]:
+            self.set_status(f"Nothing to {'undo' if undo else 'redo'}: "
+                            + ("no change in this seat's journal yet." if not self._journal else
+                               "every change in the journal is " + ("undone." if undo else "applied.")), "$warning")
             return
         if self.dirty:
             self.app.notify("Save or reload your edits first: undo restores files on disk.",
@@ -638,6 +753,9 @@ class IndexScreen(Screen):
 
     def action_archive(self) -> None:
         self.levers.archive()
+
+    def action_fold(self) -> None:
+        self.levers.fold()
 
     def action_trim(self) -> None:
         self.levers.trim()
@@ -713,7 +831,7 @@ class IndexScreen(Screen):
                 self.set_status(f"Not a line number: {value!r}", "$warning")
             self.editor.focus()
 
-        self.app.push_screen(LinePrompt("Go to line", f"1–{self.editor.document.line_count}"), go)
+        self.app.push_screen(LinePrompt("Go to line", f"1–{max(1, count_lines(self.editor_bytes()))}"), go)
 
     def action_find(self) -> None:
         from curator.screens.dialogs import LinePrompt

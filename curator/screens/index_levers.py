@@ -12,6 +12,7 @@ from curator.change import Change
 from curator.errors import ConflictError, CuratorError
 from curator.fsio import read_bytes
 from curator.meter import measure
+from curator.screens.change_words import reworded, with_emptied_warning
 from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.archive_panel import ArchiveTable
 from curator.widgets.byte_meter import ZONE_WORDS
@@ -91,9 +92,10 @@ class LeverFlows:
 
         def plan(text: str | None) -> tuple[Change, list[str]]:
             try:
-                return plan_merge(screen.memory_dir, index, ids, text=text), []
+                change, lost = plan_merge(screen.memory_dir, index, ids, text=text), []
             except MergeRefused as err:
-                return err.change, err.lost
+                change, lost = err.change, err.lost
+            return with_emptied_warning(reworded(change, index), index), lost
 
         try:
             first = plan(None)
@@ -127,7 +129,7 @@ class LeverFlows:
             return
 
         def plan(drop: bool) -> Change:
-            return plan_archive(memory_dir, index, ids, today=today, drop_empty_sections=drop)
+            return reworded(plan_archive(memory_dir, index, ids, today=today, drop_empty_sections=drop), index)
 
         try:
             first = plan(False)
@@ -150,6 +152,30 @@ class LeverFlows:
 
         self.app.push_screen(dialog, decided)
 
+    def fold(self) -> None:
+        """The Entries selection folded, verbatim, into one new detail file; a selection that is one
+        whole section folds that section (its heading and sub-sections with it)."""
+        from curator.levers.fold import plan_fold
+        from curator.screens.change_words import whole_sections
+
+        ids = self.screen.query_one(EntriesTable).selected_ids()
+        if len(ids) < 2:
+            self.app.notify("Select two or more entries to fold (S marks a whole section, / filters).",
+                            severity="warning", markup=False)
+            return
+        memory_dir = self.screen.memory_dir
+
+        def plan(index):
+            entries = [index.entry(i) for i in ids if index.has_entry(i)]
+            sections = whole_sections(index, entries)
+            if len(sections) == 1 and {e.section for e in entries} == set(sections):
+                whole = plan_fold(memory_dir, index, section=sections[0])
+                if set(whole.entry_ids) == set(ids):  # not when sub-sections hold entries left out
+                    return whole
+            return plan_fold(memory_dir, index, ids=ids)
+
+        self.run("fold", plan)
+
     def trim(self) -> None:
         from curator.levers.trim import plan_trim
 
@@ -161,7 +187,11 @@ class LeverFlows:
     def restore(self) -> None:
         from curator.levers.archive import plan_restore
 
-        hit = self.screen.query_one(ArchiveTable).hit()
+        table = self.screen.query_one(ArchiveTable)
+        if not table.hits and not table.searching:
+            self.app.notify("Nothing to restore: ARCHIVE.md is empty or not created yet.", markup=False)
+            return
+        hit = table.hit()
         if self.pick(ArchiveTable, "archive", hit, "Pick an archived entry in the Archive panel, then press r."):
             memory_dir = self.screen.memory_dir
             self.run("restore", lambda index: plan_restore(memory_dir, index, hit[0]))
@@ -183,7 +213,18 @@ class LeverFlows:
         except CuratorError as err:
             self.app.notify(str(err), title=f"Cannot {what}", severity="error", markup=False)
             return
-        self.confirm(change, index, refused)
+        self.confirm(with_emptied_warning(reworded(change, index, self.archive_index()), index), index, refused)
+
+    def archive_index(self):
+        """ARCHIVE.md parsed (a restore's entry is named from there), or None."""
+        from curator.index_model import parse_index
+        from curator.levers.text import read_optional
+
+        try:
+            raw = read_optional(self.screen.memory_dir, "ARCHIVE.md")
+        except CuratorError:
+            return None
+        return parse_index(raw) if raw is not None else None
 
     def confirm(self, change: Change, index, refused: list[str] = ()) -> None:
         """The preview of ``change`` in a ConfirmDialog; applied on yes."""

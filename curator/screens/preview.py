@@ -20,6 +20,7 @@ from textual.widgets import Button, DataTable, Static
 import styles
 from curator.errors import CuratorError
 from curator.screens.fleet import ask_set_aside
+from curator.widgets.status_line import StatusLine
 from curator.widgets.fleet_grid import artifact_detail, role_title, status_text
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
@@ -67,6 +68,7 @@ class PreviewScreen(Screen[bool]):
             yield Button("Adopt (a)", id="adopt", variant="warning", compact=True, classes="hidden")
             yield Button("Cancel (esc/q)", id="cancel", compact=True)
             yield Static(id="preview-hint")
+        yield StatusLine(id="status", folds=True, classes="dialog-status")  # notices: never over the diff
         yield KeysFooter()
 
     def on_mount(self) -> None:
@@ -163,13 +165,14 @@ class PreviewScreen(Screen[bool]):
         hint = ("a: adopt · " if adoptable else "") + ("x: set aside · " if counts[DIVERGENT] else "")
         self.query_one("#preview-hint", Static).update(verbatim(f"{hint}tab: diff, ↑↓ PgUp PgDn", "dim"))
 
-    def check_action(self, action: str, parameters: tuple) -> bool | None:
-        """The footer offers adopt and set aside only when the plan has something for them."""
-        if action == "adopt":
-            return bool(self.adoptable())
-        if action == "set_aside":
-            return bool(self.counts()[DIVERGENT])
-        return True
+    def footer_label(self, binding) -> str | None:
+        """Adopt and set aside are offered only when the plan has something for them (pressed anyway,
+        they say why nothing happens)."""
+        if binding.action == "adopt" and not self.adoptable():
+            return ""
+        if binding.action == "set_aside" and not self.counts()[DIVERGENT]:
+            return ""
+        return None
 
     @on(DataTable.RowHighlighted, "#preview-table")
     def show_row(self) -> None:

@@ -31,6 +31,7 @@ class ArchiveTable(PanelTable):
     def __init__(self, **kwargs):
         super().__init__(**kwargs)
         self.hits: list[tuple[str, str, str]] = []  # (entry id, section, text)
+        self.searching = False  # the hits are a search's (an empty list: no match, not an empty archive)
 
     def hit(self):
         return self.item_at_cursor(self.hits)
@@ -87,7 +88,7 @@ class ArchivePanel(Vertical):
             self.problem = f"archive: {err}"
             hits = []
         table = self.table
-        table.hits = hits
+        table.hits, table.searching = hits, bool(query.strip())
         rows = [((verbatim(section or "(top)"), verbatim(f"{len(text.encode()):,} B"),
                   verbatim(text.split("\n", 1)[0])), None) for _id, section, text in hits]
         if not rows:

@@ -50,13 +50,16 @@ def words(reading: Meter, line_cap: int | None = None, profile: str = "", width:
     (shorter labels when the terminal is narrow, so the zone and headroom stay in view)."""
     zone_word = ZONE_WORDS.get(reading.zone, reading.zone.upper())
     headroom = reading.headroom_target
-    room = f"{headroom:,} B headroom" if headroom >= 0 else f"{-headroom:,} B over target"
+    if reading.zone == "over-limit":  # past the read limit, what matters is how far past it
+        room = f"{-reading.headroom_read_limit:,} B over the read limit"
+    else:
+        room = f"{headroom:,} B headroom" if headroom >= 0 else f"{-headroom:,} B over target"
     lines = f"{reading.lines:,} lines"
     if line_cap:
         over = " OVER" if reading.lines > line_cap else ""
         lines = f"{reading.lines:,}/{line_cap:,} lines{over}" + (f" ({profile} cap)" if profile else "")
     if width < 100:
-        room = room.replace(" headroom", " left").replace(" over target", " over")
+        room = room.replace(" headroom", " left").replace(" over target", " over").replace(" the read limit", " limit")
         lines = lines.replace(" lines", " ln").replace(" cap)", ")")
         limits = f" ┊{reading.target:,} ┃{reading.read_limit:,} "
     else:

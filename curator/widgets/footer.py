@@ -94,9 +94,20 @@ class KeysFooter(Footer):
         # a key's other binding, esc say, in their place).
         typing = is_text_field(self.screen.focused)
         shown: dict[str, tuple] = {}  # one key per action: the first binding found for it
+        # A screen may name a key by what it would do now (Undo: archive line 12), or leave out one
+        # with nothing to act on ("") that still answers when pressed.
+        label_of = getattr(self.screen, "footer_label", lambda binding: None)
+        no_fleet = getattr(self.app, "fleet_path", True) is None
         for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
             if typing and not binding.priority and types_text(binding.key):
                 continue
+            if no_fleet and binding.id == "app.reprovision":
+                continue  # nothing to re-provision without a fleet (pressed, it says so)
+            label = label_of(binding)
+            if label == "":
+                continue
+            if label is not None:
+                binding = replace(binding, description=label)
             if binding.show and (binding.id or binding.action) not in shown:
                 if typing and binding.key_display:
                     binding = replace(binding, key_display=None)

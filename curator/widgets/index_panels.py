@@ -1,4 +1,4 @@
-"""The index screen's panels, one tab each: Entries, Merge, Trim, Archive, Pointers, Load.
+"""The index screen's panels, one tab each: Entries, Merge, Trim, Archive, Pointers, Load, History.
 
 Each panel is its own widget (its table, its keys, its CSS); this container only holds them and hands
 each its part of an analysis.
@@ -12,14 +12,15 @@ from textual.content import Content
 from textual.widgets import TabbedContent, TabPane
 
 from curator.widgets.archive_panel import ArchivePanel
-from curator.widgets.entries_table import EntriesTable, rows_of
+from curator.widgets.history_panel import HistoryTable
+from curator.widgets.entries_table import EntriesPanel, EntriesTable, rows_of
 from curator.widgets.load_panel import LoadTable
 from curator.widgets.merge_panel import MergeTable
 from curator.widgets.panel_table import PanelTable
 from curator.widgets.pointers_panel import PointersTable
 from curator.widgets.trim_panel import TrimTable
 
-PANEL_TABS = ("entries", "merge", "trim", "archive", "pointers", "load")
+PANEL_TABS = ("entries", "merge", "trim", "archive", "pointers", "load", "history")
 
 
 class IndexPanels(TabbedContent):
@@ -28,12 +29,13 @@ class IndexPanels(TabbedContent):
     def __init__(self, memory_dir: Path, **kwargs):
         super().__init__(initial="entries", **kwargs)
         for pane in (
-            TabPane("Entries", EntriesTable(id="entries-table"), id="entries"),
+            TabPane("Entries", EntriesPanel(id="entries-panel"), id="entries"),
             TabPane("Merge", MergeTable(id="merge-table"), id="merge"),
             TabPane("Trim", TrimTable(id="trim-table"), id="trim"),
             TabPane("Archive", ArchivePanel(memory_dir, id="archive-panel"), id="archive"),
             TabPane("Pointers", PointersTable(id="pointers-table"), id="pointers"),
             TabPane("Load", LoadTable(id="load-table"), id="load"),
+            TabPane("History", HistoryTable(id="history-table"), id="history"),
         ):
             self.compose_add_child(pane)  # what ``with TabbedContent():`` does in compose
 

@@ -20,7 +20,7 @@ async def test_a_on_an_identity_line_says_it_is_never_archived_and_writes_nothin
         await pilot.press("a")
         await settle(app, pilot)
         assert app.screen is index  # no preview to confirm
-        said = "\n".join(str(n.message) for n in app._notifications)
+        said = "\n".join(str(n.message) for n in app.notices)
         assert "identity lines" in said and "never archived" in said
     assert (seat / "MEMORY.md").read_bytes() == before
     assert not (seat / "ARCHIVE.md").exists()

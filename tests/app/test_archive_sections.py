@@ -85,7 +85,7 @@ async def test_editor_focused_the_palette_archive_offers_the_heading_and_types_n
         await pilot.press("ctrl+p")
         await settle(app, pilot)  # the palette (Textual's) takes keys once its search box has focus
         assert isinstance(app.screen, CommandPalette)
-        await pilot.press(*"archive")
+        await pilot.press(*"archive the selection")
         await settle(app, pilot)
         await pilot.press("enter")
         await settle(app, pilot)

@@ -54,7 +54,7 @@ async def test_e_after_a_failed_check_shows_its_evidence_even_when_the_result_ca
         await pilot.press("q")
         await settle(app, pilot)
         assert app.screen is screen and boot_cell(screen, KIMI).split()[0] == "FAIL"
-        assert "not saved" in "\n".join(str(n.message) for n in app._notifications)
+        assert "not saved" in "\n".join(str(n.message) for n in app.notices)
         await pilot.press("e")
         await pilot.pause()
         assert isinstance(app.screen, CanaryEvidence)

@@ -117,5 +117,5 @@ async def test_f6_under_the_target_says_there_is_nothing_to_fit(tmp_path):
         await pilot.press("f6")
         await settle(app, pilot)
         assert not isinstance(app.screen, FitDialog)
-        assert "Nothing to fit" in "\n".join(str(n.message) for n in app._notifications)
+        assert "Nothing to fit" in "\n".join(str(n.message) for n in app.notices)
         assert files(memory) == start

@@ -107,7 +107,7 @@ async def test_r_repairs_the_owned_values_and_keeps_the_residents_own_key(tmp_pa
         select(app.screen, OPENCODE, ROLE_MCP)  # its MCP servers match: nothing to repair in this cell
         await pilot.press("r")
         await settle(app, pilot)
-        assert "repairable" in " ".join(n.message for n in app._notifications) and path.read_text() == edited
+        assert "repairable" in " ".join(n.message for n in app.notices) and path.read_text() == edited
         select(app.screen, OPENCODE, ROLE_CONFIG)
         await pilot.press("r")
         await settle(app, pilot)

@@ -224,7 +224,8 @@ async def test_command_palette_offers_the_screen_actions(tmp_path):
     async with running(CuratorApp(seat)) as (app, pilot):
         provider = CuratorCommands(app.screen)
         titles = [title for title, *_ in provider._actions()]
-    for title in ("Merge", "Archive", "Trim", "Save", "Search archive", "Re-provision preview", "Help"):
+    for title in ("Merge", "Archive the selection", "Trim", "Save", "Search archive", "Re-provision preview", "Help",
+                  "Mark / unmark the whole section", "Filter the entries (levers act on what it shows)"):
         assert title in titles
 
 
@@ -234,7 +235,7 @@ async def test_p_without_a_fleet_explains_how(tmp_path):
         await pilot.press("f4")  # the preview key works in the editor
         await pilot.pause()
         assert isinstance(app.screen, IndexScreen)
-        assert any("--fleet" in str(n.message) for n in app._notifications)
+        assert any("--fleet" in str(n.message) for n in app.notices)
 
 
 # -- the fleet panel and the preview -----------------------------------------------------------
@@ -338,12 +339,13 @@ async def test_seat_and_fleet_together_open_the_seat_over_the_fleet(tmp_path):
         await settle(app, pilot)
         assert isinstance(app.screen, IndexScreen)
         assert (app.screen.resident_id, app.screen.profile) == ("@neo-opencode-juno", "opencode")
-        await pilot.press("f4")  # the preview key works in the editor
+        assert app.focused is not None and app.focused.id == "entries-table"  # over the fleet: the panels
+        await pilot.press("f4")  # the preview key
         await settle(app, pilot)
         assert isinstance(app.screen, PreviewScreen) and app.screen.resident_ids == ["@neo-opencode-juno"]
         await pilot.press("escape")
         await pilot.pause()
-        await pilot.press("f2", "f")  # to the panels, where f is back to the fleet
+        await pilot.press("f")  # still in the panels, where f is back to the fleet
         await settle(app, pilot)
         assert isinstance(app.screen, FleetScreen)
 

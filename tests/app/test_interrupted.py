@@ -50,7 +50,7 @@ def banner(app) -> str:
 
 
 def notes(app) -> str:
-    return "\n".join(str(n.message) for n in app._notifications)
+    return "\n".join(str(n.message) for n in app.notices)
 
 
 @pytest.mark.parametrize("focus", ["editor", "panel"])

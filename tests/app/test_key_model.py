@@ -55,9 +55,15 @@ async def check_footer_key(app, pilot, key: FooterKey, focus: str) -> str:
         assert isinstance(app.focused, ArchiveSearch)
     elif action == "screen.goto_row":
         assert isinstance(app.focused, IndexEditor) or "not a line of MEMORY.md" in notes(app)
-    elif action == "toggle_mark":
-        assert screen.query_one(EntriesTable).marked
-        screen.query_one(EntriesTable).marked.clear()
+    elif action in ("toggle_mark", "mark_section", "toggle_range"):
+        assert screen.query_one(EntriesTable).marked, f"{key.key} in {focus}"
+        screen.query_one(EntriesTable).action_clear_selection()
+    elif action == "clear_selection":
+        assert not screen.query_one(EntriesTable).marked
+    elif action == "filter":
+        assert app.focused.id == "entries-filter"
+    elif action == "screen.history_jump":
+        assert "already stand here" in str(screen.query_one("#status").render())
     elif action == "cycle_sort":
         assert screen.query_one(EntriesTable).sort_by == "bytes"
         screen.query_one(EntriesTable).sort_by = "line"
@@ -65,6 +71,8 @@ async def check_footer_key(app, pilot, key: FooterKey, focus: str) -> str:
         assert isinstance(app.screen, MergeDialog) or "Mark two or more" in notes(app)
     elif action == "screen.archive":  # the preview, or (on an identity line) why it is never archived
         assert isinstance(app.screen, ConfirmDialog) or "never archived" in notes(app)
+    elif action == "screen.fold":
+        assert isinstance(app.screen, ConfirmDialog) or "Select two or more" in notes(app)
     elif action == "screen.trim":
         assert isinstance(app.screen, ConfirmDialog) or "Pick a suggestion" in notes(app)
     elif action == "screen.restore":
@@ -90,7 +98,10 @@ async def test_every_footer_key_works_with_the_editor_focused_and_types_nothing(
     app = CuratorApp(memory, manifest)
     async with app.run_test(size=(200, 40)) as pilot:  # wide: every key the footer has is on screen
         await settle(app, pilot)
-        assert isinstance(app.focused, IndexEditor)  # the focus the app starts in
+        assert isinstance(app.focused, EntriesTable)  # opened over the fleet: the panels, never the editor
+        await pilot.press("f2")
+        await pilot.pause()
+        assert isinstance(app.focused, IndexEditor)
         checked = []
         for key in await footer_keys(app, pilot):
             if key.action != "quit":
@@ -107,7 +118,7 @@ async def test_every_footer_key_works_in_every_panel(tmp_path):
     async with app.run_test(size=(200, 40)) as pilot:
         await settle(app, pilot)
         checked = set()
-        for tab in ("entries", "merge", "trim", "archive", "pointers", "load"):
+        for tab in ("entries", "merge", "trim", "archive", "pointers", "load", "history"):
             screen = await back_to_index(app, pilot)
             screen.action_tab(tab)
             await pilot.pause()
@@ -118,7 +129,7 @@ async def test_every_footer_key_works_in_every_panel(tmp_path):
                 screen.action_tab(tab)
                 await pilot.pause()
                 checked.add(await check_footer_key(app, pilot, key, f"the {tab} panel"))
-        assert {"toggle_mark", "screen.merge", "screen.archive", "screen.trim", "screen.restore", "screen.back",
+        assert {"toggle_mark", "mark_section", "toggle_range", "filter", "screen.history_jump", "screen.merge", "screen.archive", "screen.trim", "screen.back",
                 "screen.goto_row", "switch_pane", "reprovision_preview"} <= checked
 
 
@@ -128,6 +139,7 @@ async def test_letters_typed_in_the_editor_are_text_never_commands(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         text = app.screen.editor.text
+        await pilot.press("f2")  # opened over the fleet: focus starts in the panels
         await pilot.press(*"pmatrf/?123456 sqz")
         await settle(app, pilot)
         assert isinstance(app.screen, IndexScreen)
@@ -139,7 +151,7 @@ async def test_archive_search_takes_letters_and_esc_returns_to_the_list(tmp_path
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("f2", "slash", *"rest", "f8")
+        await pilot.press("f2", "4", "slash", *"rest", "f8")
         await settle(app, pilot)
         assert app.screen.query_one(ArchiveSearch).value == "rest"
         await pilot.press("escape")
@@ -189,7 +201,7 @@ async def test_back_to_the_fleet_and_reload_ask_about_unsaved_edits(tmp_path):
     app = CuratorApp(memory, manifest)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("x", "ctrl+r")
+        await pilot.press("f2", "x", "ctrl+r")
         await settle(app, pilot)
         assert isinstance(app.screen, UnsavedDialog)
         await pilot.press("escape", "escape", "escape")  # cancel; editor → panels; panels → back?
@@ -284,13 +296,16 @@ async def test_editor_undo_cannot_bring_back_what_a_lever_moved(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         highlight_entry(app, "Never force-push")
+        before_lever = app.screen.editor.text
         await pilot.press("a")
         await settle(app, pilot)  # the preview is on screen before it is answered
         await pilot.press("y")
         await settle(app, pilot)
         after_lever = app.screen.editor.text
         assert "Never force-push" not in after_lever
-        assert app.screen.editor.selection.end[0] == 11  # the cursor where the entry was (line 12)
+        # The cursor at the first line the lever changed (the line leading to ARCHIVE.md, added above it).
+        first = next(i for i, (a, b) in enumerate(zip(before_lever.splitlines(), after_lever.splitlines())) if a != b)
+        assert app.screen.editor.selection.end[0] == first
         await pilot.press("f2", "ctrl+z", "ctrl+z")  # the editor's own undo: its history restarted
         await settle(app, pilot)
         assert app.screen.editor.text == after_lever and not app.screen.dirty
@@ -433,7 +448,8 @@ async def test_help_close_button_is_in_view_at_120x36_and_lists_hidden_keys(tmp_
         assert isinstance(app.screen, HelpScreen)
         assert inside(app.screen.query_one("#close", Button), SIZE)
         rows = help_text(app.screen)
-        for words in ("space Mark entry", "s Sort", "Undo change", "Re-provision preview", "Find next"):
+        for words in ("space Mark / unmark the entry and move down", "S Mark / unmark the whole section",
+                      "v Start / end a range", "/ Filter the entries", "s Sort", "Undo change", "Re-provision preview", "Find next"):
             assert words in rows
 
 
@@ -448,7 +464,8 @@ async def test_a_keys_file_rebinds_an_action_everywhere_it_is_shown(tmp_path):
         await pilot.press("x", "ctrl+s")
         await settle(app, pilot)
         assert "f7 undoes the save" in str(app.screen.query_one("#status").render())
-        assert any(k.key == "f7" and k.description == "Undo change" for k in await footer_keys(app, pilot))
+        assert any(k.key == "f7" and k.description.startswith("Undo: edit MEMORY.md")
+                   for k in await footer_keys(app, pilot))
         await pilot.press("f7")
         await settle(app, pilot)
     assert (seat / "MEMORY.md").read_bytes() == before

@@ -31,6 +31,8 @@ async def test_q_in_the_editor_is_text_and_nothing_closes(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         text = app.screen.editor.text
+        assert isinstance(app.focused, PanelTable)  # opened over the fleet: the panels first
+        await pilot.press("f2")
         assert isinstance(app.focused, IndexEditor)
         assert "q" not in await shown(app, pilot)  # the footer offers no letter while text has focus
         await pilot.press("q", "q")
@@ -44,8 +46,7 @@ async def test_q_on_the_panels_goes_back_to_the_fleet_and_on_the_fleet_quits(tmp
     app = CuratorApp(memory, manifest)
     async with app.run_test(size=(200, 40)) as pilot:  # wide: the footer has room for the back key
         await settle(app, pilot)
-        await pilot.press("f2")
-        assert isinstance(app.focused, PanelTable)
+        assert isinstance(app.focused, PanelTable)  # opened over the fleet: the panels first
         assert (await shown(app, pilot)).get("esc/q") == "Back to fleet"
         await pilot.press("q")
         await settle(app, pilot)
@@ -61,7 +62,7 @@ async def test_q_back_to_the_fleet_with_unsaved_edits_asks_and_q_there_cancels(t
     app = CuratorApp(memory, manifest)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("x", "f2", "q")
+        await pilot.press("f2", "x", "f2", "q")
         await settle(app, pilot)
         assert isinstance(app.screen, UnsavedDialog)
         await pilot.press("q")  # the dialog's q is its Cancel: back to the seat, the edit kept
@@ -217,6 +218,7 @@ async def test_q_closes_every_dialog_opened_from_the_editor_and_the_editor_gets_
         await settle(app, pilot)
         index = app.screen
         text = index.editor.text
+        await pilot.press("f2")  # opened over the fleet: the panels first
         for keys, dialog_type in ((("f1",), HelpScreen), (("f6",), FitDialog), (("f4",), PreviewScreen)):
             assert isinstance(app.focused, IndexEditor)
             await pilot.press(*keys)
@@ -232,7 +234,7 @@ async def test_q_closes_every_dialog_opened_from_the_editor_and_the_editor_gets_
         index.editor.focus()
         await pilot.press("ctrl+p")
         await settle(app, pilot)  # the palette (Textual's) takes keys once its search box has focus
-        await pilot.press(*"archive")
+        await pilot.press(*"archive the selection")
         await settle(app, pilot)
         await pilot.press("enter")
         await settle(app, pilot)

@@ -96,6 +96,8 @@ def test_demo_in_tmux_preview_key_unsaved_prompt_and_undo_change(demo):
     terminal.wait_for("Re-provision preview ·", gone=True)
     terminal.wait_for("f2 Switch pane")
 
+    terminal.send("F2")  # the seat opened over the fleet with focus in its panels: F2 to the editor
+    terminal.wait_for("^f Find")
     terminal.send("x")  # an unsaved edit
     terminal.wait_for("● unsaved")
     terminal.send("C-q")
@@ -115,3 +117,29 @@ def test_demo_in_tmux_preview_key_unsaved_prompt_and_undo_change(demo):
     terminal.send("C-q")  # nothing unsaved: quits at once
     screen = terminal.wait_for("EXIT=")
     assert "EXIT=0" in screen
+
+
+def test_demo_in_tmux_q_after_opening_a_seat_never_types_into_memory(demo):
+    """The fleet's footer says q Quit; the seat opened from it starts in its panels, so the next q goes
+    back to the fleet instead of typing a q into MEMORY.md."""
+    terminal, index, resident = demo
+    original = index.read_bytes()
+    screen = terminal.wait_for("demo seat")  # the first screen says it is the demo's, with a fleet behind
+    assert "● unsaved" not in screen
+    terminal.wait_for("Switch pane")
+    terminal.send("q")  # from the seat the demo opened: back to the fleet
+    terminal.wait_for("Demo fleet")
+    terminal.wait_for("demo seat", gone=True)
+    assert index.read_bytes() == original
+
+    terminal.send("/")  # find the same seat in the fleet and open it again
+    terminal.send(*resident.lstrip("@").split("-")[-1])
+    terminal.send("Escape")
+    terminal.send("o")
+    terminal.wait_for("demo seat")
+    terminal.send("q")  # at once, as the fleet's footer taught
+    terminal.wait_for("demo seat", gone=True)
+    assert "● unsaved" not in terminal.screen()
+    assert index.read_bytes() == original
+    terminal.send("q")  # the fleet panel: quits
+    assert "EXIT=0" in terminal.wait_for("EXIT=")

@@ -47,7 +47,13 @@ async def test_alt_letters_are_never_typed_into_any_text_field(tmp_path):
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("f2", "slash", "c", "i")
+        await pilot.press("f2", "slash", "c", "i")  # the Entries panel's filter box
+        await settle(app, pilot)
+        entries_filter = app.screen.query_one("#entries-filter", Input)
+        assert app.focused is entries_filter
+        await terminal_bytes(app, pilot, "\x1bz")
+        assert entries_filter.value == "ci"
+        await pilot.press("4", "slash", "c", "i")  # the Archive panel's search box
         await settle(app, pilot)
         search = app.screen.query_one("#archive-search", Input)
         assert app.focused is search
@@ -164,7 +170,7 @@ async def test_esc_in_a_panel_over_the_fleet_still_goes_back(tmp_path):
     app = CuratorApp(memory_dir, fleet_path=manifest)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("f2", "escape")
+        await pilot.press("escape")  # opened over the fleet: focus starts in the panels
         await settle(app, pilot)
         assert isinstance(app.screen, FleetScreen)
         assert "No fleet panel" not in notes(app)

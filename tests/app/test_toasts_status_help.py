@@ -20,7 +20,9 @@ GONE = ("MEMORY.md on disk /tmp/ud/seats/neo-opencode-wren-17fd80e76c15/opencode
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])
 @pytest.mark.parametrize("dialog", ["unsaved", "restore", "conflict"])
-async def test_a_toast_never_covers_a_dialogs_buttons_or_footer(tmp_path: Path, size, dialog):
+async def test_a_notice_never_covers_a_dialogs_buttons_or_footer(tmp_path: Path, size, dialog):
+    """No toast at all: a notice goes to a status line (the dialog's own, or the screen's under it),
+    which never sits on the dialog's buttons or footer."""
     memory = write_seat(tmp_path / "memory")
     app = CuratorApp(memory)
     async with app.run_test(size=size, notifications=True) as pilot:  # run_test hides toasts by default
@@ -33,14 +35,14 @@ async def test_a_toast_never_covers_a_dialogs_buttons_or_footer(tmp_path: Path, 
         app.push_screen(screen)
         await pilot.pause()
         app.notify(GONE, severity="warning", timeout=30)
-        app.notify("a second toast that stacks under the first", timeout=30)
+        app.notify("a second notice that replaces the first", timeout=30)
         await pilot.pause(0.3)
-        toasts = list(screen.query(Toast))
-        assert len(toasts) == 2
+        assert not list(app.query(Toast)) and not list(screen.query(Toast))
+        lines = [line for s in app.screen_stack for line in s.query("#status") if "second notice" in str(line.render())]
+        assert len(lines) == 1
         keep_visible = [*screen.query(Button), screen.query_one("KeysFooter")]
-        for toast in toasts:
-            for widget in keep_visible:
-                assert not toast.region.overlaps(widget.region), (toast.region, widget, widget.region)
+        for widget in keep_visible:
+            assert not lines[0].region.overlaps(widget.region), (lines[0].region, widget, widget.region)
 
 
 def status_line(app) -> tuple[str, int]:

@@ -63,11 +63,24 @@ async def test_slash_and_a_query_search_the_archive(tmp_path):
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("f2")
+        await pilot.press("f2", "4")  # the Archive panel: / searches the archive
         await settle(app, pilot)
         await press_in_one_read(app, pilot, "slash", "c", "i")
         search = app.screen.query_one(ArchiveSearch)
         assert app.focused is search and search.value == "ci"
+
+
+async def test_slash_and_words_in_one_read_filter_the_entries(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")  # the Entries panel: / filters it
+        await settle(app, pilot)
+        await press_in_one_read(app, pilot, "slash", "c", "i", "enter", "space")
+        table = app.screen.query_one("#entries-table")
+        assert app.screen.query_one("#entries-filter").value == "ci" and app.focused is table
+        assert len(table.marked) == 1 and table.row_count < len(table.rows_by_id)
 
 
 async def test_esc_in_the_archive_search_then_a_panel_number_switches_panel(tmp_path):
@@ -75,7 +88,7 @@ async def test_esc_in_the_archive_search_then_a_panel_number_switches_panel(tmp_
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("f2", "slash")
+        await pilot.press("f2", "4", "slash")
         await settle(app, pilot)
         search = app.screen.query_one(ArchiveSearch)
         assert app.focused is search

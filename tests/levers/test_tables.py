@@ -57,7 +57,7 @@ def test_archiving_a_row_keeps_the_table_and_restore_puts_it_back(seat) -> None:
     archived = change.files[ARCHIVE_NAME].decode()
     before = [e for e in index.entries if e.kind == "row"][-2].id  # the stamp records the row above
     assert ("| Topic | Decision |\n|---|---|\n"
-            f"| Deploy again | never on Fridays; ask ops first · archived 2026-11-29 · after {before} |\n") in archived
+            f"| Deploy again | never on Fridays; ask ops first · archived 2026-11-29 <!-- after {before} --> |\n") in archived
     store.apply(change)
     (hit,) = [h for h in search_archive(memory, "Deploy again ask ops first") if "Deploy again" in h.text]
     assert parse_index(store.read(ARCHIVE_NAME)).entry(hit.entry_id).kind == "row"

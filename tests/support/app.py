@@ -218,8 +218,9 @@ async def footer_keys(app, pilot) -> list[FooterKey]:
 
 
 def notes(app) -> str:
-    """Every notification the app has shown, one a line."""
-    return "\n".join(str(n.message) for n in app._notifications)
+    """What the user was told, one a line: every notification (they go to the status line), and the
+    status line of the screen in view."""
+    return "\n".join([str(n.message) for n in app.notices] + [str(s.render()) for s in app.screen.query("#status")])
 
 
 def inside(widget, size) -> bool:
