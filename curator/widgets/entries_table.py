@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
 from textual.content import Content
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable, Input, Static
 
 from curator.widgets.keymap import bindings
@@ -81,7 +82,7 @@ class EntriesTable(PanelTable):
             dropped.add("section")  # too narrow to say anything: the detail line names the section
         self._section_hidden = "section" in dropped
         table_rows = []
-        for row in self._sorted(self.visible(rows)):
+        for row in self._sorted(self.filtered(rows)):
             first_line = row.text.split("\n", 1)[0]
             cells = {
                 "mark": verbatim("✓" if row.id in self.marked else " ", "bold $accent"),
@@ -105,14 +106,14 @@ class EntriesTable(PanelTable):
     class SelectionChanged(Message):
         """Marks, range, filter or sort changed: the summary line re-reads them."""
 
-    def visible(self, rows: list[EntryRow]) -> list[EntryRow]:
+    def filtered(self, rows: list[EntryRow]) -> list[EntryRow]:
         """The rows the filter lets through (all of them without one)."""
         if not self.filter_words:
             return rows
         return [r for r in rows if all(w in f"{r.section}\n{r.text}".lower() for w in self.filter_words)]
 
     def shown_ids(self) -> set[str]:
-        return {row.id for row in self.visible(list(self.rows_by_id.values()))}
+        return {row.id for row in self.filtered(list(self.rows_by_id.values()))}
 
     def set_filter(self, text: str) -> None:
         self.filter_words = tuple(text.lower().split())
@@ -233,7 +234,7 @@ class EntriesTable(PanelTable):
         if self.range_anchor is None or self.range_anchor not in self.shown_ids():
             return
         ends = sorted((self.get_row_index(self.range_anchor), self.cursor_row))
-        order = [self.coordinate_to_cell_key((i, 0)).row_key.value for i in range(ends[0], ends[1] + 1)]
+        order = [str(self.coordinate_to_cell_key(Coordinate(i, 0)).row_key.value) for i in range(ends[0], ends[1] + 1)]
         before = set(self.marked)
         self.marked = self._range_base | set(order)
         self._repaint_marks(before ^ self.marked)
@@ -267,7 +268,7 @@ class EntriesTable(PanelTable):
         """``c`` cleared the filter: the box empties."""
 
     def action_filter(self) -> None:
-        self.parent.open_filter()
+        self.query_ancestor(EntriesPanel).open_filter()
 
     def action_cycle_sort(self) -> None:
         """The next sort, the cursor on its first row (bytes: the largest entry), so ``s`` then ``S``
@@ -289,10 +290,10 @@ class EntriesTable(PanelTable):
 class EntriesFilter(TextInput):
     """The filter box over the Entries table: every word typed must occur in an entry's section or text."""
 
-    BINDINGS = bindings("entries_filter")
+    BINDINGS = bindings("entries_filter")  # type: ignore[assignment]  # Binding objects, which Input's list type allows
 
     def action_done(self) -> None:
-        self.parent.leave_filter()
+        self.query_ancestor(EntriesPanel).leave_filter()
 
 
 class EntriesPanel(Vertical):
