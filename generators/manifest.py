@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import os
 import re
-import sys
 import tomllib
 import unicodedata
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +19,13 @@ from tomlkit.exceptions import ParseError, TOMLKitError
 from curator.errors import CuratorError
 from curator.fsio import read_bytes
 from generators.errors import PreparationError, UnsupportedError
+# The model, the line finder and the example live in their own modules; importable from here as before.
+from generators.fleet_model import CURATOR_SERVER as CURATOR_SERVER
+from generators.fleet_model import Fleet, FleetHook, McpServer, Resident
+from generators.fleet_model import servers_key as servers_key
+from generators.fleet_model import servers_of as servers_of
+from generators.manifest_example import example_manifest as example_manifest
+from generators.manifest_lines import locate
 
 HARNESSES = ("kimi-code", "opencode", "claude-code", "codex", "gemini-cli")
 PERMISSION_MODES = ("manual", "yolo", "auto")
@@ -32,10 +37,6 @@ KIMI_EVENTS = (
     "TaskStarted", "PreCompact", "PostCompact", "Notification",
 )
 DEFAULT_MCP_PREFIX = "neo-mjs-"
-# The curated entry every seat gets after the catalog's: the seat's own MCP server (`seat-curator mcp`,
-# the memory tool's commands and the levers on the seat's memory dir). Its name is mcp_prefix + this;
-# a resident turns it off with `mcp = { <name> = false }`, a catalog entry of that name replaces it.
-CURATOR_SERVER = "seat-curator"
 _SERVER_NAME = re.compile(r"[A-Za-z0-9_-]+")  # used with fullmatch: `$` would let a final newline through
 # identity.md holds the agent id; its template is 276 characters without it, and the spec caps the
 # whole page under 600, so an id up to 128 characters leaves the page well inside (at most 404).
@@ -51,117 +52,6 @@ class ManifestError(PreparationError):
     """A manifest that cannot be used; the message names the file, the key and the line."""
 
 
-@dataclass(frozen=True)
-class McpServer:
-    """One catalog entry: a local command (``command``/``args``/``env``/``cwd``) or a remote ``url``."""
-
-    name: str
-    enabled: bool = True
-    command: str | None = None
-    args: tuple[str, ...] = ()
-    env: dict[str, str] = field(default_factory=dict)
-    cwd: str | None = None
-    url: str | None = None
-    headers: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def is_remote(self) -> bool:
-        return self.url is not None
-
-
-def servers_key(servers: list[McpServer]) -> tuple:
-    """Every field of ``servers`` as one hashable value: equal keys, equal servers. The emitters cache
-    the files rendered from a server list on it (most seats of a fleet share one list)."""
-    return tuple((s.name, s.enabled, s.command, s.args, tuple(s.env.items()), s.cwd, s.url, tuple(s.headers.items()))
-                 for s in servers)
-
-
-def servers_of(key: tuple) -> list[McpServer]:
-    """The servers a ``servers_key`` was made from (equal values, new objects)."""
-    return [McpServer(name, enabled, command, args, dict(env), cwd, url, dict(headers))
-            for name, enabled, command, args, env, cwd, url, headers in key]
-
-
-@dataclass(frozen=True)
-class FleetHook:
-    """An extra kimi-code ``[[hooks]]`` entry, appended after the identity-anchor pair."""
-
-    event: str
-    command: str
-    matcher: str | None = None
-    timeout: int | None = None
-
-
-@dataclass(frozen=True)
-class Resident:
-    agent_id: str
-    harness: str
-    repo: Path
-    mcp_overrides: dict[str, bool] = field(default_factory=dict)
-    allowed_paths: tuple[Path, ...] = ()
-    model: str | None = None
-    auto_dream: bool | None = None  # claude-code: the seat's autoDreamEnabled; None = the fleet's choice
-    # Fleet files this resident keeps by hand (names as `plan` shows them): reported KEPT, never written.
-    keep: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Fleet:
-    path: Path
-    instance_root: Path
-    mcp_prefix: str
-    catalog: dict[str, McpServer]
-    default_model: str
-    default_permission_mode: str
-    hooks: tuple[FleetHook, ...]
-    residents: tuple[Resident, ...]
-    harness_cli: dict[str, str] = field(default_factory=dict)
-    # Interpreter that runs the identity-anchor hook; None = the running interpreter, resolved.
-    hook_python: str | None = None
-    # Interpreter that runs the seat's curator MCP server (`-m curator mcp`); None = the running one.
-    curator_python: str | None = None
-    # Claude Code's background consolidation ("auto dream") on claude-code seats; off unless chosen.
-    auto_dream: bool = False
-
-    def runs_auto_dream(self, resident: Resident) -> bool:
-        return self.auto_dream if resident.auto_dream is None else resident.auto_dream
-
-    def resident(self, agent_id: str) -> Resident:
-        for resident in self.residents:
-            if resident.agent_id == agent_id:
-                return resident
-        known = ", ".join(r.agent_id for r in self.residents) or "none"
-        raise PreparationError(f"no resident {agent_id!r} in the manifest (known: {known})", path=self.path)
-
-    def enabled_servers(self, resident: Resident) -> list[McpServer]:
-        """The curated MCP matrix: catalog default, flipped only by a literal ``true``/``false`` override;
-        then the seat's own curator server, unless the resident turned it off."""
-        chosen = []
-        for name, server in self.catalog.items():
-            enabled = server.enabled
-            if name in resident.mcp_overrides:
-                enabled = resident.mcp_overrides[name]
-            if enabled:
-                chosen.append(server)
-        curator = self.curator_server_name
-        if curator not in self.catalog and resident.mcp_overrides.get(curator, True):
-            chosen.append(self.curator_server(resident))
-        return chosen
-
-    @property
-    def curator_server_name(self) -> str:
-        return self.mcp_prefix + CURATOR_SERVER
-
-    def curator_server(self, resident: Resident) -> McpServer:
-        """`<python> -m curator mcp <the seat's memory dir>`. The python is ``curator_python``, else the
-        one running seat-curator as started (a venv's python, not the interpreter it links to: only the
-        venv has seat-curator and the mcp SDK installed; measured: kimi-code reported "No module named
-        curator" for the resolved one)."""
-        from generators import layout
-
-        memory = layout.memory_dir(self.instance_root, resident.agent_id, resident.harness)
-        return McpServer(self.curator_server_name, True, self.curator_python or sys.executable,
-                         ("-m", "curator", "mcp", str(memory)))
 
 
 # ---------------------------------------------------------------------------------------- loading
@@ -441,147 +331,3 @@ def _dotted(where: tuple) -> str:
     for part in where:
         out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
     return out or "manifest"
-
-
-# ------------------------------------------------------------------------------ key → line number
-
-_HEADER = re.compile(r"^\s*(\[\[|\[)\s*([^\[\]]+?)\s*\]\]?\s*(?:#.*)?$")
-_KEY = re.compile(r'^\s*("([^"]*)"|\'([^\']*)\'|[A-Za-z0-9_-]+)\s*=')
-
-
-def _header_parts(name: str) -> tuple[str, ...]:
-    parts = re.findall(r'"([^"]*)"|\'([^\']*)\'|([^.\s]+)', name)
-    return tuple(next(p for p in groups if p) for groups in parts)
-
-
-def locate(text: str, where: tuple) -> int | None:
-    """The 1-based line of ``where`` (e.g. ``("residents", 2, "harness")``), or its table's line.
-
-    tomlkit keeps no positions, so this walks the text: table headers (counting ``[[array]]``
-    entries) and ``key =`` lines. Inline tables resolve to the line of their key.
-    """
-    table_path = tuple(p for p in where[:-1]) if where else ()
-    key = where[-1] if where and not isinstance(where[-1], int) else None
-    if key is None:
-        table_path = where
-    best = None
-    current: tuple = ()
-    counts: dict[tuple[str, ...], int] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        header = _HEADER.match(line)
-        if header:
-            parts = _header_parts(header.group(2))
-            if header.group(1) == "[[":
-                counts[parts] = counts.get(parts, -1) + 1
-                current = _with_indexes(parts, counts)
-            else:
-                current = _with_indexes(parts, counts)
-            if current == tuple(where):
-                return number
-            if current == table_path and best is None:
-                best = number
-            continue
-        match = _KEY.match(line)
-        if match:
-            name = match.group(2) or match.group(3) or match.group(1)
-            if key is not None and current + (name,) == tuple(where):
-                return number
-            if current + (name,) == table_path and best is None:
-                best = number  # a key holding an inline table or an array
-            if current == () and where and name == where[0] and best is None:
-                best = number
-    return best
-
-
-def _with_indexes(parts: tuple[str, ...], counts: dict[tuple[str, ...], int]) -> tuple:
-    """``residents.mcp`` inside the third ``[[residents]]`` is ("residents", 2, "mcp")."""
-    out: list = []
-    for size in range(1, len(parts) + 1):
-        out.append(parts[size - 1])
-        prefix = parts[:size]
-        if prefix in counts:
-            out.append(counts[prefix])
-    return tuple(out)
-
-
-# ------------------------------------------------------------------------------ example manifest
-
-
-def example_manifest(root_dir: str | Path) -> str:
-    """A working manifest rooted in ``root_dir``: one resident per harness (kimi-code, opencode,
-    claude-code, codex, gemini-cli)."""
-    root = Path(root_dir).expanduser().absolute()
-    return f'''# Fleet manifest for seat-curator (format: docs/fleet-manifest.md).
-# Relative paths resolve from this file's directory.
-
-instance_root = "{_toml_str(str(root / "instances"))}"
-mcp_prefix = "neo-mjs-"
-default_model = "kimi-k2"
-default_permission_mode = "manual"
-
-# Optional: the harness CLIs the canary drives (default: found on PATH).
-[harness_cli]
-# kimi-code = "/usr/local/bin/kimi"
-# opencode = "/usr/local/bin/opencode"
-# claude-code = "/usr/local/bin/claude"
-# codex = "/usr/local/bin/codex"
-# gemini-cli = "/usr/local/bin/gemini"
-
-# The MCP catalog. Names must start with mcp_prefix; 'enabled' is the fleet default.
-[mcp.neo-mjs-memory-core]
-command = "npx"
-args = ["-y", "@neo.mjs/memory-core-mcp"]
-env = {{ MEMORY_CORE_URL = "http://127.0.0.1:8765" }}
-enabled = true
-
-[mcp.neo-mjs-github-workflow]
-url = "https://mcp.example.invalid/github"
-enabled = false
-
-# Extra kimi-code hooks, appended after the identity-anchor pair.
-# [[hooks]]
-# event = "Stop"
-# command = "/usr/local/bin/notify-operator"
-# timeout = 10
-
-[[residents]]
-agent_id = "@neo-kimi-iris"
-harness = "kimi-code"
-repo = "{_toml_str(str(root / "repos" / "iris"))}"
-mcp = {{ neo-mjs-github-workflow = true }}
-
-[[residents]]
-agent_id = "@neo-opencode-juno"
-harness = "opencode"
-repo = "{_toml_str(str(root / "repos" / "juno"))}"
-allowed_paths = ["{_toml_str(str(root / "shared"))}"]
-
-[[residents]]
-agent_id = "@neo-claude-vega"
-harness = "claude-code"
-repo = "{_toml_str(str(root / "repos" / "vega"))}"
-
-[[residents]]
-agent_id = "@neo-codex-orion"
-harness = "codex"
-repo = "{_toml_str(str(root / "repos" / "orion"))}"
-
-[[residents]]
-agent_id = "@neo-gemini-lyra"
-harness = "gemini-cli"
-repo = "{_toml_str(str(root / "repos" / "lyra"))}"
-'''
-
-
-def _toml_str(value: str) -> str:
-    """The inside of a TOML basic string: quotes, backslashes and every control character escaped,
-    so any directory name (a newline in it included) reads back as itself."""
-    out = []
-    for char in value:
-        if char in '"\\':
-            out.append("\\" + char)
-        elif unicodedata.category(char) == "Cc" or char in "\u2028\u2029":
-            out.append(f"\\u{ord(char):04X}")
-        else:
-            out.append(char)
-    return "".join(out)
