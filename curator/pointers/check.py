@@ -1,0 +1,169 @@
+"""The pointer check: every link of every file resolved and judged, then what the boot files reach."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+from collections.abc import Mapping
+from pathlib import Path
+
+from curator.bounds import refuse_past
+from curator.constants import ARCHIVE_NAME, INDEX_NAME
+from curator.errors import CuratorError
+from curator.frontmatter import NONE
+from curator.index_model import HotIndex
+from curator.markdown import Link
+from curator.pointers.anchors import Anchors, _anchors, _check_anchor
+from curator.pointers.documents import Document, _from_content, _from_disk, document_from_index
+from curator.pointers.matching import Choices
+from curator.pointers.orphans import BOOT_NAMES, ROOT_NAMES, BareNames, _reach, is_memory
+from curator.pointers.reports import Dangling, Escape, Outside, PointerReport, Unreadable, Unwritten
+from curator.pointers.targets import in_repo, is_markdown, repo_root, resolve, scan
+from curator.pointers.wikilinks import WikiNames, wiki_index, wiki_spelling
+
+def _relative_to(source: str, target: str) -> str:
+    base = posixpath.dirname(source) or "."
+    return posixpath.relpath(target, base)
+
+
+def check_pointers(
+    memory_dir: Path,
+    *,
+    overrides: Mapping[str, bytes | None] | None = None,
+    parsed_index: HotIndex | None = None,
+) -> PointerReport:
+    """The pointer report of ``memory_dir`` as it would be with ``overrides`` applied.
+
+    ``overrides`` maps a file name relative to the memory dir to proposed bytes (``None``: the file
+    is removed). ``parsed_index`` is MEMORY.md already parsed (its bytes win over disk and
+    overrides), so an editor's keystroke costs one parse, not two.
+    """
+    memory_dir = Path(memory_dir)
+    overrides = dict(overrides or {})
+    real_root = os.path.realpath(memory_dir)
+    tree = scan(memory_dir, real_root)
+    report = PointerReport(memory_dir)
+
+    names = {name for name in tree.files if is_markdown(name)}
+    names.update(name for name, data in overrides.items() if data is not None and is_markdown(name))
+    names.difference_update(name for name, data in overrides.items() if data is None)
+    if parsed_index is not None:
+        names.add(INDEX_NAME)
+
+    docs: dict[str, Document] = {}
+    for name in sorted(names):
+        try:
+            if name == INDEX_NAME and parsed_index is not None:
+                docs[name] = document_from_index(parsed_index)
+            elif name in overrides:
+                docs[name] = _from_content(name, overrides[name] or b"")
+            else:
+                info = tree.files[name]
+                refuse_past(info.st_size, name, "the pointer check")
+                docs[name] = _from_disk(name, memory_dir / name, info.st_size, info.st_mtime_ns)
+        except CuratorError as err:
+            report.unreadable.append(Unreadable(name, err.message))
+
+    existing_files = (set(tree.files) | set(docs)) - {n for n, d in overrides.items() if d is None}
+    existing_files |= {n for n, d in overrides.items() if d is not None}
+    file_choices = Choices(sorted(existing_files))
+    wiki_names = report.wiki_names = wiki_index(docs, existing_files)
+    wiki = report.wiki = WikiNames(wiki_names, wiki_spelling(docs, wiki_names),
+                                   {name: doc.front_matter.name for name, doc in docs.items() if doc.front_matter.name})
+    under: dict[str, list[str]] = {}  # a linked directory -> the files under it, found once
+    anchors: dict[str, Anchors] = {}  # per target file, built on its first anchor
+    repo: list[str | None] = []  # found on the first link that leaves the dir
+
+    edges: dict[str, set[str]] = {name: set() for name in docs}
+    state = (str(memory_dir), real_root, frozenset(tree.outside), tuple(sorted(tree.aliases.items())))
+    for name, doc in docs.items():
+        report.links_by_file[name] = doc.links
+        if doc.front_matter is not NONE:
+            report.front_matter[name] = doc.front_matter
+        resolutions = doc.resolved.get(state)
+        if resolutions is None:
+            resolutions = [resolve(name, link, memory_dir, real_root, tree) if link.kind == "file" else None
+                           for link in doc.links]
+            doc.resolved.clear()  # one directory state per document is all a session needs
+            doc.resolved[state] = resolutions
+        for link, resolution in zip(doc.links, resolutions):
+            if link.kind == "anchor":
+                _check_anchor(report, name, link, name, docs, link.shown, anchors)
+                continue
+            if link.kind == "wiki":
+                _check_wikilink(report, name, link, wiki, docs, edges, anchors)
+                continue
+            if resolution is None:
+                continue
+            target, escape = resolution
+            if escape is not None:
+                if not repo:
+                    repo.append(repo_root(real_root))
+                landed = in_repo(name, link, real_root, repo[0]) if escape.startswith("'..'") else None
+                if landed is not None:
+                    report.outside.append(Outside(name, link.line, link.shown, landed))
+                else:
+                    report.escapes.append(Escape(name, link.line, link.shown, escape))
+                continue
+            assert target is not None
+            if target == "":
+                continue  # the memory dir itself: exists, nothing to follow
+            if target in tree.dirs:  # a directory: it reaches every file under it
+                if target not in under:
+                    under[target] = [doc_name for doc_name in docs if doc_name.startswith(target + "/")]
+                edges[name].update(under[target])
+                continue
+            if target not in existing_files:
+                guess = file_choices.suggest(target, source=name)
+                report.dangling.append(
+                    Dangling(name, link.line, link.shown, "no such file",
+                             _relative_to(name, guess) if guess else None)
+                )
+                continue
+            if target in docs:
+                edges[name].add(target)
+                _check_anchor(report, name, link, target, docs, link.shown.split("#", 1)[0], anchors)
+
+    bare = BareNames(docs)
+    named: dict[str, set[str]] = {}
+    for name, doc in docs.items():
+        targets = {bare.target(name, word) for word in doc.bare} - {None, name}
+        if targets:
+            named[name] = targets  # type: ignore[assignment]
+
+    linked = _reach([root for root in ROOT_NAMES if root in docs], edges)
+    reached = _reach([root for root in ROOT_NAMES if root in docs], edges, named)
+    report.orphans = sorted(name for name in docs
+                            if name not in reached and name not in ROOT_NAMES and is_memory(name))
+    report.named_only = sorted(name for name in reached - linked if is_memory(name))
+    if ARCHIVE_NAME in docs and ARCHIVE_NAME not in _reach([r for r in BOOT_NAMES if r in docs], edges, named):
+        report.unlinked_archive = ARCHIVE_NAME
+    report.files = tuple(sorted(docs))
+    return report
+
+
+def _check_wikilink(report: PointerReport, source: str, link: Link, wiki: WikiNames,
+                    docs: dict[str, Document], edges: dict[str, set[str]], anchors: dict[str, Anchors]) -> None:
+    wanted = link.wiki_name
+    target = wiki.resolve(wanted) if wanted else source  # [[#Heading]]: this file
+    if target is None:
+        fix = wiki.typo(wanted)
+        if fix is None:
+            report.unwritten.append(Unwritten(source, link.line, link.target))
+            return
+        # A probable typo still reaches the file it meant: that file is not an orphan.
+        meant = wiki.resolve(fix)
+        if meant in docs:
+            edges[source].add(meant)
+        heading = f"#{link.anchor}" if link.anchor else ""
+        report.dangling.append(Dangling(source, link.line, f"[[{link.target}]]", "probable typo in wikilink",
+                                        f"[[{fix}{heading}]]"))
+        return
+    if target in docs:
+        edges[source].add(target)
+        heading = link.anchor
+        known = _anchors(anchors, docs, target)
+        if heading and not known.has_heading(heading):
+            guess = known.suggest_heading(heading)
+            report.dangling.append(Dangling(source, link.line, f"[[{link.target}]]", "no such heading",
+                                            f"[[{wanted}#{guess}]]" if guess else None))
