@@ -15,6 +15,7 @@ from textual.widgets.selection_list import Selection
 
 from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.verbatim import verbatim
+from curator.screens.worker_errors import ReportsWorkerErrors
 
 # plan(skip) -> FitPlan; describe(plan) -> the body (summary and diff)
 Planner = Callable[[tuple[int, ...]], object]
@@ -27,7 +28,7 @@ def step_label(step) -> Content:
     return verbatim(f"{step.number}. {step.kind} · saves {step.bytes_saved:,} B · line {where}: {step.reason}")
 
 
-class FitDialog(ConfirmDialog):
+class FitDialog(ReportsWorkerErrors, ConfirmDialog):
     """Dismisses True to apply ``self.plan.change`` (the plan shown for the ticked steps)."""
 
     def __init__(self, plan, replan: Planner, describe: Callable[[object], Content]):
@@ -57,7 +58,7 @@ class FitDialog(ConfirmDialog):
             self.query_one("#yes", Button).disabled = True  # until the plan for these ticks is shown
             self.plan_worker(skip)
 
-    @work(thread=True, exclusive=True, group="fit-replan")
+    @work(thread=True, exclusive=True, group="fit-replan", exit_on_error=False)
     def plan_worker(self, skip: tuple[int, ...]) -> None:
         plan = self.replan(skip)
         self.app.call_from_thread(self.show_plan, skip, plan)

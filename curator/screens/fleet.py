@@ -28,6 +28,7 @@ from curator.widgets.keymap import bindings
 from curator.widgets.status_line import STALE_AFTER, StatusLine
 from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import verbatim
+from curator.screens.worker_errors import ReportsWorkerErrors
 from generators.composer import DIVERGENT, KEPT, MATCH, PENDING
 
 
@@ -70,7 +71,7 @@ def matches(plan, query: str) -> bool:
     return all(word in haystack for word in query.lower().split())
 
 
-class FleetScreen(Screen):
+class FleetScreen(ReportsWorkerErrors, Screen):
     CSS_PATH = [styles.path("fleet.tcss")]
     HELP_TITLE = "the fleet panel"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
@@ -141,7 +142,7 @@ class FleetScreen(Screen):
             return
         self.plan_worker(quiet=True)
 
-    @work(thread=True, exclusive=True, group="fleet-plan")
+    @work(thread=True, exclusive=True, group="fleet-plan", exit_on_error=False)
     def plan_worker(self, quiet: bool = False) -> None:
         """``quiet`` (the timer's re-plan): no error toast, and nothing re-shown when nothing changed."""
         from generators.composer import plan_fleet
@@ -281,7 +282,7 @@ class FleetScreen(Screen):
         self.set_status(f"Boot check running for {', '.join(ids)}…", "$warning")
         self.canary_worker(ids)
 
-    @work(thread=True, group="canary")
+    @work(thread=True, group="canary", exit_on_error=False)
     def canary_worker(self, ids: list[str]) -> None:
         from curator.canary.last_result import save_results
         from curator.canary.run import run_canary

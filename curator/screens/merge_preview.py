@@ -25,6 +25,7 @@ from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.keymap import bindings
 from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import verbatim
+from curator.screens.worker_errors import ReportsWorkerErrors
 
 # plan(text) -> (change, what a refused plan would lose); text None means the core's default line.
 MergePlanner = Callable[[str | None], tuple[Change, list[str]]]
@@ -38,7 +39,7 @@ def editable_line(merged: str) -> str:
     return LIST_MARKER.sub("", line, count=1)
 
 
-class MergeDialog(ConfirmDialog):
+class MergeDialog(ReportsWorkerErrors, ConfirmDialog):
     """Dismisses True to apply ``self.change`` (the plan for the text in the field), False to cancel."""
 
     REPLAN_DELAY = 0.3  # seconds of quiet typing before the core re-plans
@@ -119,7 +120,7 @@ class MergeDialog(ConfirmDialog):
         if text != self.shown_text:
             self.plan_worker(text)
 
-    @work(thread=True, exclusive=True, group="merge-replan")
+    @work(thread=True, exclusive=True, group="merge-replan", exit_on_error=False)
     def plan_worker(self, text: str) -> None:
         result = self.planned(text)
         self.app.call_from_thread(self.show_plan, text, *result)

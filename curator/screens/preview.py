@@ -26,6 +26,7 @@ from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
+from curator.screens.worker_errors import ReportsWorkerErrors
 from generators.composer import ADOPTED, CREATED, DIVERGENT, MATCH, PENDING
 
 ORDER = {DIVERGENT: 0, PENDING: 1, MATCH: 2}  # what needs a decision first
@@ -39,7 +40,7 @@ def short_where(plan, artifact) -> tuple[str, str]:
     return str(artifact.path), ""
 
 
-class PreviewScreen(Screen[bool]):
+class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
     """Dismisses with True when something was applied or set aside (the fleet panel re-plans)."""
 
     CSS_PATH = [styles.path("fleet.tcss")]
@@ -79,7 +80,7 @@ class PreviewScreen(Screen[bool]):
     def replan(self) -> None:
         self.plan_worker()
 
-    @work(thread=True, exclusive=True, group="preview-plan")
+    @work(thread=True, exclusive=True, group="preview-plan", exit_on_error=False)
     def plan_worker(self) -> None:
         from generators.composer import plan_fleet
         from generators.file_diff import file_diff

@@ -1,0 +1,34 @@
+"""A worker that fails unexpectedly is a notification on the screen that started it, never the app's
+end: the fleet panel's planning raises something no one foresaw, and the panel stays, says so, and
+works again once the cause is gone."""
+
+from __future__ import annotations
+
+from curator.app import CuratorApp
+from curator.screens.fleet import FleetScreen
+from generators import composer
+from tests.support.app import notes, settle, write_example_fleet
+
+
+async def test_an_unexpected_error_in_the_fleet_plan_is_a_notice_and_the_app_goes_on(tmp_path, monkeypatch):
+    manifest = write_example_fleet(tmp_path / "fleet")
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        fleet = app.screen
+        assert isinstance(fleet, FleetScreen)
+        real_plan = composer.plan_fleet
+
+        def broken(*args, **kwargs):
+            raise RuntimeError("planner exploded")
+
+        monkeypatch.setattr(composer, "plan_fleet", broken)
+        fleet.plan_worker()
+        await settle(app, pilot)
+        assert app.is_running and app.screen is fleet
+        assert "fleet-plan failed: RuntimeError: planner exploded" in notes(app)
+        failed_at = fleet.last_plan
+        monkeypatch.setattr(composer, "plan_fleet", real_plan)
+        fleet.plan_worker()
+        await settle(app, pilot)
+        assert app.is_running and fleet.last_plan[0] > failed_at[0]  # planned again, after the failure
