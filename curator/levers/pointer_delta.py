@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import posixpath
 from collections import Counter
+from pathlib import Path
 
-from curator.pointers import PointerReport
+from curator.index_model import HotIndex
+from curator.pointers import PointerReport, check_pointers
 
 
 def aim(file: str, target: str) -> str:
@@ -32,3 +34,19 @@ def added_problems(before: PointerReport, after: PointerReport) -> list[str]:
     new_escapes = Counter(aim(e.file, e.target) for e in after.escapes)
     return ([f"orphaned {name}" for name in orphans] + [f"dangling {aim}" for aim in sorted((new - old).elements())]
             + [f"escaping {aim}" for aim in sorted((new_escapes - old_escapes).elements())])
+
+
+def pointer_warnings(memory_dir, index: HotIndex, files: dict[str, bytes]) -> list[str]:
+    """Archive and restore keep every link verbatim; say so if the graph disagrees anyway."""
+    before = check_pointers(Path(memory_dir), parsed_index=index)
+    after = check_pointers(Path(memory_dir), overrides=files)
+    orphans = sorted(set(after.orphans) - set(before.orphans))
+    # A line that already held a dangling link moves its problem with it: compare where links aim.
+    old = Counter(aim(d.file, d.target) for d in before.dangling)
+    dangling: set[str] = set()
+    for d in after.dangling:
+        if old[aim(d.file, d.target)] > 0:
+            old[aim(d.file, d.target)] -= 1
+        else:
+            dangling.add(f"{d.file}: {d.target}")
+    return [f"orphaned detail file {name}" for name in orphans] + [f"dangling pointer {d}" for d in sorted(dangling)]

@@ -22,6 +22,7 @@ import styles
 from curator.errors import CuratorError
 from curator.meter import measure
 from curator.screens.dialogs import ConfirmDialog
+from curator.widgets.boot_check import BOOT_CHECK, RUNNING, boot_cell, last_boot_results
 from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head, role_status, worst_first
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
@@ -40,29 +41,6 @@ def read_meter(memory_dir: Path, limits):
         return measure(read_bytes(memory_dir / "MEMORY.md"), limits)
     except (CuratorError, OSError):
         return None
-
-
-BOOT_CHECK = "Boot check"
-BOOT_STYLES = {"PASS": "$success", "FAIL": "bold $error", "ERROR": "bold $error"}
-RUNNING = (verbatim("running…", "bold $warning"), verbatim("running…", "bold $warning"))
-
-
-def last_boot_results(fleet_path: Path, plans: list) -> dict:
-    """The canary's last saved result per resident (None: never run)."""
-    from curator.canary.last_result import load_result
-
-    return {plan.agent_id: load_result(fleet_path, plan.agent_id) for plan in plans}
-
-
-def boot_cell(result, now: float | None = None) -> tuple[Content, Content]:
-    """A boot-check grid cell, wide and narrow: "PASS 3m ago" / "PASS 3m", "never run" / "never"."""
-    from curator.canary.last_result import describe
-
-    if result is None:
-        return verbatim("never run", "dim"), verbatim("never", "dim")
-    text = describe(result, now)
-    style = BOOT_STYLES.get(result.status, "")
-    return verbatim(text, style), verbatim(text.removesuffix(" ago"), style)
 
 
 def matches(plan, query: str) -> bool:
