@@ -194,6 +194,7 @@ ACTIONS: tuple[Action, ...] = (
     Action("preview.apply", "preview", "apply", "Apply plan", "enter", rank=1),
     Action("preview.set_aside", "preview", "set_aside", "Set aside", "x", rank=2),
     Action("preview.adopt", "preview", "adopt", "Adopt (add owned keys)", "a", rank=2),
+    Action("preview.repair", "preview", "repair", "Repair owned values", "r", rank=2, short="Repair"),
     Action("preview.refresh", "preview", "refresh", "Re-plan", "ctrl+r,f5", rank=3),
     Action("preview.close", "preview", "close", "Close preview", "escape,q", key_display="esc/q", rank=4),
 )

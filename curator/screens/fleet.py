@@ -370,9 +370,6 @@ class FleetScreen(ReportsWorkerErrors, Screen):
     def action_repair(self) -> None:
         """Rewrite a DIVERGENT file's owned values in place (`provision --repair` for one file), after
         a confirmation that shows the whole-file diff."""
-        from curator.widgets.verbatim import diff_content
-        from generators.composer import repair_file
-
         grid = self.query_one(FleetGrid)
         plan = grid.current_plan()
         role = grid.current_role()  # a cell that shows MATCH has nothing to repair, even in a drifted file
@@ -381,30 +378,37 @@ class FleetScreen(ReportsWorkerErrors, Screen):
             self.app.notify("Select a DIVERGENT cell whose file is repairable (its reason says `provision --repair`).",
                             severity="warning")
             return
-        artifact, fleet = repairable[0], self.fleet
-        body = Content("\n").join([
-            verbatim(f"Only the owned values ({', '.join(artifact.repair.added_keys)}) change; every other byte "
-                     "stays. Written atomically, and refused if the file changed since this plan."),
-            diff_content(artifact.repair.diff),
-        ])
-
-        def decided(yes: bool | None) -> None:
-            if not yes:
-                self.app.notify("Not repaired: the file is as it was.", markup=False)
-                return
-            try:
-                repair_file(fleet, plan, artifact.path)
-            except CuratorError as err:
-                self.app.notify(str(err), title="Not repaired", severity="error", markup=False, timeout=10)
-            else:
-                self.app.notify(f"Repaired {artifact.path.name}", markup=False)
-            self.refresh_plan()
-
-        self.app.push_screen(ConfirmDialog(f"Repair {artifact.path.name}?", body, "Repair"), decided)
+        ask_repair(self.app, self.fleet, plan, repairable[0], self.refresh_plan)
 
     def set_status(self, message: str, style: str = "", *, passing: bool = False) -> None:
         """The plan's summary (or a boot check's progress) stays; ``passing`` news clears when stale."""
         self.query_one("#status", StatusLine).say(verbatim(message, style), STALE_AFTER if passing else None)
+
+
+def ask_repair(app, fleet, plan, artifact, then) -> None:
+    """Show the whole-file diff of rewriting only the owned values, then write it; ``then()`` re-plans."""
+    from curator.widgets.verbatim import diff_content
+    from generators.composer import repair_file
+
+    body = Content("\n").join([
+        verbatim(f"Only the owned values ({', '.join(artifact.repair.added_keys)}) change; every other byte "
+                 "stays. Written atomically, and refused if the file changed since this plan."),
+        diff_content(artifact.repair.diff),
+    ])
+
+    def decided(yes: bool | None) -> None:
+        if not yes:
+            app.notify("Not repaired: the file is as it was.", markup=False)
+            return
+        try:
+            repair_file(fleet, plan, artifact.path)
+        except CuratorError as err:
+            app.notify(str(err), title="Not repaired", severity="error", markup=False, timeout=10)
+        else:
+            app.notify(f"Repaired {artifact.path.name}", markup=False)
+        then()
+
+    app.push_screen(ConfirmDialog(f"Repair {artifact.path.name}?", body, "Repair"), decided)
 
 
 def ask_set_aside(app, fleet, plan, artifact, then) -> None:

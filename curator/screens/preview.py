@@ -19,7 +19,7 @@ from textual.widgets import Button, DataTable, Static
 
 import styles
 from curator.errors import CuratorError
-from curator.screens.fleet import ask_set_aside
+from curator.screens.fleet import ask_repair, ask_set_aside
 from curator.widgets.status_line import StatusLine
 from curator.widgets.fleet_grid import artifact_detail, role_title, status_text
 from curator.widgets.footer import KeysFooter
@@ -173,6 +173,8 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
             return ""
         if binding.action == "set_aside" and not self.counts()[DIVERGENT]:
             return ""
+        if binding.action == "repair" and not any(a.repair is not None for _plan, a in self.rows):
+            return ""
         return None
 
     @on(DataTable.RowHighlighted, "#preview-table")
@@ -277,6 +279,24 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
             self.replan()
 
         ask_set_aside(self.app, self.fleet, plan, artifact, then)
+
+    def action_repair(self) -> None:
+        """Rewrite the selected DIVERGENT file's owned values in place, every other byte kept (the
+        same confirm as the fleet panel's `r`)."""
+        table = self.query_one("#preview-table", DataTable)
+        if not self.rows or table.cursor_row >= len(self.rows):
+            return
+        plan, artifact = self.rows[table.cursor_row]
+        if artifact.status != DIVERGENT or artifact.repair is None or self.fleet is None:
+            self.app.notify(f"Only a {DIVERGENT} file whose owned keys hold other values can be repaired; "
+                            "select one (its reason says `provision --repair`).", severity="warning", markup=False)
+            return
+
+        def then() -> None:
+            self.changed = True
+            self.replan()
+
+        ask_repair(self.app, self.fleet, plan, artifact, then)
 
     def action_refresh(self) -> None:
         self.replan()

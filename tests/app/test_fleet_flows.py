@@ -15,31 +15,15 @@ from curator.canary.last_result import save_results
 from curator.canary.result import ResidentResult, StepResult
 from curator.screens.canary_evidence import CanaryEvidence
 from curator.screens.dialogs import DiffDialog
-from curator.screens.fleet import BOOT_CHECK, FleetScreen
+from curator.screens.fleet import BOOT_CHECK
 from curator.screens.help import HelpScreen
 from curator.screens.index import IndexScreen
 from curator.screens.preview import PreviewScreen
 from curator.widgets.fleet_grid import FleetGrid
 from generators.composer import DIVERGENT, MATCH, PENDING
 from generators.emission import ROLE_BOOT, ROLE_CONFIG
+from tests.support.fleet_screen import KIMI, OPENCODE, cell, detail, open_preview_on, select
 from tests.support.app import artifact_path, settle, write_example_fleet, write_seat
-
-KIMI, OPENCODE = "@neo-kimi-iris", "@neo-opencode-juno"
-
-
-def cell(screen: FleetScreen, resident: str, column: str) -> str:
-    return screen.query_one(FleetGrid).get_cell(resident, column).plain.strip()
-
-
-def select(screen: FleetScreen, resident: str, role: str | None = None) -> None:
-    grid = screen.query_one(FleetGrid)
-    row = [p.agent_id for p in grid.plans].index(resident)
-    grid.move_cursor(row=row, column=grid.first_role_column + grid.roles.index(role) if role else 0)
-
-
-def detail(screen) -> str:
-    return str(screen.query_one("#fleet-detail-text").render())
-
 
 def edit_kimi_config(manifest: Path) -> Path:
     path = artifact_path(manifest, "config.toml")
@@ -213,15 +197,6 @@ def long_hook_divergence(manifest: Path) -> Path:
     hook = artifact_path(manifest, "identity_anchor_hook.py")
     hook.write_text("".join(f"print('hand edit {n}')\n" for n in range(200)), encoding="utf-8")
     return hook
-
-
-async def open_preview_on(app, pilot, resident: str, role: str | None = None) -> PreviewScreen:
-    await settle(app, pilot)
-    select(app.screen, resident, role)
-    await pilot.press("p")
-    await settle(app, pilot)
-    assert isinstance(app.screen, PreviewScreen)
-    return app.screen
 
 
 def inside(widget, size: tuple[int, int]) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from curator.app import CuratorApp
 from generators.emission import ROLE_BOOT, ROLE_CONFIG, ROLE_MCP
-from tests.app.test_fleet_flows import KIMI, OPENCODE, cell, detail, open_preview_on, select
+from tests.support.fleet_screen import KIMI, OPENCODE, cell, detail, open_preview_on, select
 from tests.support.app import artifact_path, make_divergent, settle, write_example_fleet
 
 

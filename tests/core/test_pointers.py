@@ -14,14 +14,7 @@ from curator.pointers import check_pointers
 from curator.slugs import Slugger, github_slug, heading_slugs
 from tests.support.paths import DATA
 from tests.support.seats import deny_read, restore_read
-
-
-def write(directory: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = directory / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return directory
+from tests.support.files import write
 
 
 # -- GitHub slugs -----------------------------------------------------------------------------------

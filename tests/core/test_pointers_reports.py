@@ -8,7 +8,7 @@ from pathlib import Path
 
 from curator import markdown
 from curator.pointers import check_pointers
-from tests.core.test_pointers import write
+from tests.support.files import write
 
 
 # -- a file named bare is reached -------------------------------------------------------------------

@@ -4,7 +4,6 @@ for byte; a file whose owned keys hold other values stays DIVERGENT."""
 
 from __future__ import annotations
 
-import difflib
 import json
 import os
 import tomllib
@@ -23,6 +22,7 @@ from generators.layout import instance_home
 from generators.manifest import load_manifest
 from generators.projection import loads_jsonc
 from tests.support.fleets import KIMI, OPENCODE, tree_bytes, write_fleet, USER_JSONC, USER_MCP_JSON
+from tests.support.byte_checks import only_insertions
 USER_CONFIG_TOML = """\
 # my kimi settings: keep these comments
 [providers.mine]   # a provider of my own
@@ -38,12 +38,6 @@ def run(capsys, *argv):
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def only_insertions(before: str, after: str) -> bool:
-    """Every byte of ``before`` is still in ``after``, in order, untouched: the change only inserts."""
-    opcodes = difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes()
-    return all(tag in ("equal", "insert") for tag, *_ in opcodes)
 
 
 @pytest.fixture

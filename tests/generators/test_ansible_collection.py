@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.generators.test_repair import outside_unchanged
+from tests.support.byte_checks import outside_unchanged
 from tests.support.fleets import tree_bytes
 
 pytestmark = pytest.mark.slow

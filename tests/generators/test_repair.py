@@ -13,9 +13,10 @@ import pytest
 from curator.cli import main
 from generators import composer, layout, repair
 from generators.manifest import load_manifest
-from tests.generators.test_adoption import only_insertions
+from tests.support.byte_checks import only_insertions
 from tests.support.fleets import KIMI, OPENCODE, RESIDENTS, tree_bytes
 from tests.support.fleets import write_fleet as write_any_fleet
+from tests.support.byte_checks import outside_unchanged
 
 # The files here hold the owned values seats had before the fleet added its own curator server (and
 # the cap guard beside it): these residents turn it off, so each file is repaired, not extended.
@@ -35,19 +36,6 @@ def run(capsys, *argv):
 
 def crlf(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\n", "\r\n")
-
-
-def outside_unchanged(before: str, after: str, held: list[str]) -> bool:
-    """``after`` is ``before`` with each of the ``held`` texts (each once in ``before``, in order)
-    replaced by something, and not one other byte changed."""
-    chunks, rest = [], before
-    for text in held:
-        head, found, rest = rest.partition(text)
-        assert found, f"{text!r} not in the file once, in order"
-        chunks.append(head)
-    chunks.append(rest)
-    pattern = "(.*?)".join(re.escape(chunk) for chunk in chunks)
-    return re.fullmatch(pattern, after, flags=re.DOTALL) is not None
 
 
 @pytest.fixture
