@@ -11,8 +11,7 @@ FILE_NAMES = {constants.INDEX_NAME, constants.ARCHIVE_NAME, constants.IDENTITY_N
               constants.SEAT_POINTERS_NAME, constants.ABOUT_NAME}
 # The emitted scripts import nothing from the project (they run in a seat, under any python3). The
 # others are being split into packages and take the names from curator.constants when that lands.
-APART = ("generators/scripts/", "curator/store/", "curator/screens/index.py", "curator/screens/index_levers.py",
-         "curator/screens/index/")
+APART = ("generators/scripts/", "curator/store/", "curator/screens/index/")
 
 
 def named_file_constants(path) -> list[str]:

@@ -4,14 +4,15 @@ through the seat store. Nothing here writes a file itself; the screen hears ``Ch
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import Any, Protocol
 
 from textual.content import Content
 
 from curator.change import Change
 from curator.errors import ConflictError, CuratorError
 from curator.fsio import read_bytes
-from curator.meter import measure
+from curator.meter import Limits, measure
 from curator.screens.change_words import reworded, with_emptied_warning
 from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.archive_panel import ArchiveTable
@@ -22,14 +23,34 @@ from curator.widgets.messages import ChangeApplied
 from curator.widgets.trim_panel import TrimTable
 from curator.widgets.verbatim import diff_content, verbatim
 
-if TYPE_CHECKING:
-    from curator.screens.index import IndexScreen
-
 INDEX_NAME = "MEMORY.md"
 
 
+class LeverHost(Protocol):
+    """What the lever flows use of the index screen, so they need not import it."""
+
+    memory_dir: Path
+    limits: Limits
+    store: Any  # the seat store, None when the seat could not be opened
+
+    @property
+    def app(self) -> Any: ...
+    @property
+    def dirty(self) -> bool: ...
+    @property
+    def editor(self) -> Any: ...
+    @property
+    def panels(self) -> Any: ...
+    def query_one(self, selector: Any, expect_type: Any = None) -> Any: ...
+    def show_disk_text(self, text: str, *, keep_place: bool = False) -> None: ...
+    def action_tab(self, tab: str) -> None: ...
+    def set_status(self, message: str, style: str = "", *, lasting: bool = False) -> None: ...
+    def change_applied(self, event: ChangeApplied) -> None: ...
+    def key(self, action_id: str) -> str: ...
+
+
 class LeverFlows:
-    def __init__(self, screen: IndexScreen):
+    def __init__(self, screen: LeverHost):
         self.screen = screen
 
     @property
