@@ -130,3 +130,25 @@ async def test_r_in_the_filter_types_an_r(tmp_path):
         await pilot.press("slash", "r")
         await settle(app, pilot)
         assert app.screen.query_one("#fleet-filter").value == "r" and not app.screen.query("#confirm-body")
+
+
+async def test_r_in_the_preview_repairs_the_selected_file_and_keeps_the_residents_own_key(tmp_path):
+    manifest = write_example_fleet(tmp_path / "fleet")
+    path = make_divergent(manifest)
+    path.write_text(path.read_text(encoding="utf-8").replace('"instructions": [', '"model": "anthropic/claude-sonnet",'
+                                                             ' // mine\n  "instructions": [', 1), encoding="utf-8")
+    edited = path.read_text(encoding="utf-8")
+    app = CuratorApp(fleet_path=manifest)
+    async with app.run_test(size=(120, 36)) as pilot:
+        preview = await open_preview_on(app, pilot, OPENCODE)
+        table = preview.query_one("#preview-table")
+        row = next(i for i, (_plan, a) in enumerate(preview.rows) if a.path == path)
+        table.move_cursor(row=row)
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert '-    "/tmp/extra-notes.md",' in str(app.screen.query_one("#confirm-body").render())
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert path.read_text(encoding="utf-8") == edited.replace('\n    "/tmp/extra-notes.md",', "", 1)
+        assert app.screen is preview and preview.changed

@@ -142,3 +142,17 @@ async def test_no_dialog_offers_f4_without_a_fleet(tmp_path):
             assert "f4" not in {k.key for k in await footer_keys(app, pilot)}, key
             await pilot.press("escape")
             await settle(app, pilot)
+
+
+async def test_f7_with_no_interrupted_change_is_not_offered_and_says_so_when_pressed(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat, state_dir=tmp_path / "state")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        for focus in ("editor", "panels"):
+            assert "f7" not in {k.key for k in await footer_keys(app, pilot)}, focus
+            await pilot.press("f7")
+            await pilot.pause()
+            assert "Nothing to settle: no change was interrupted" in status(app), focus
+            if focus == "editor":
+                await pilot.press("f2")

@@ -32,3 +32,22 @@ async def test_an_unexpected_error_in_the_fleet_plan_is_a_notice_and_the_app_goe
         fleet.plan_worker()
         await settle(app, pilot)
         assert app.is_running and fleet.last_plan[0] > failed_at[0]  # planned again, after the failure
+
+
+async def test_the_index_screen_reports_a_worker_that_fails(tmp_path):
+    from curator.screens.index import IndexScreen
+    from tests.support.app import write_seat
+
+    app = CuratorApp(write_seat(tmp_path / "memory"), state_dir=tmp_path / "state")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, IndexScreen)
+
+        def fails() -> None:
+            raise ValueError("no such thing")
+
+        screen.run_worker(fails, thread=True, group="probe", exit_on_error=False)
+        await settle(app, pilot)
+        assert app.is_running and app.screen is screen
+        assert "probe failed: ValueError: no such thing" in notes(app)

@@ -93,6 +93,9 @@ class JournalSteps:
         """An interrupted change settled as its files stand (nothing written); undo then goes to before it."""
         if self.store is None:
             return
+        if self.interrupted is None:  # offered only then; pressed anyway, it says why nothing happens
+            self.set_status("Nothing to settle: no change was interrupted half-way.", "$warning")
+            return
         try:
             entry = self.store.settle_as_is()
         except CuratorError as err:

@@ -36,6 +36,7 @@ from curator.screens.index.journal import JournalSteps
 from curator.screens.index.navigation import Navigation
 from curator.screens.index.saving import SaveFlow
 from curator.screens.index.titles import is_claude_memory, status_text, title_words
+from curator.screens.worker_errors import ReportsWorkerErrors
 from curator.widgets.byte_meter import ByteMeter
 from curator.widgets.footer import KeysFooter
 from curator.widgets.index_editor import IndexEditor
@@ -47,7 +48,7 @@ from curator.widgets.verbatim import verbatim
 # The first frame needs only the title, the meter and the editor: the panels (their tables and tabs),
 # the levers and the dialogs are imported when first used, after it is on screen.
 
-class IndexScreen(DiskWatch, SaveFlow, JournalSteps, Navigation, Screen):
+class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Navigation, Screen):
     HELP_TITLE = "the index screen"
     HAS_EDITOR = True
     KEY_TARGETS = ("index", "seat", "editor", "panels", "entries", "merge", "trim", "archive", "archive_search")
@@ -146,8 +147,6 @@ class IndexScreen(DiskWatch, SaveFlow, JournalSteps, Navigation, Screen):
         # see footer_label, they answer even with nothing to step). Help lists them always.
         if action == "save":
             return self.store is not None and (self.dirty or self._disk_seen == "gone")
-        if action == "settle_as_is":
-            return self.interrupted is not None
         return True
 
     def footer_label(self, binding) -> str | None:
@@ -157,6 +156,8 @@ class IndexScreen(DiskWatch, SaveFlow, JournalSteps, Navigation, Screen):
             return self.history_label("Undo", self.next_undo()) if self._history[0] else ""
         if binding.id == "index.redo_change":
             return self.history_label("Redo", self.next_redo()) if self._history[1] else ""
+        if binding.action == "settle_as_is" and self.interrupted is None:
+            return ""
         if binding.id == "archive.restore" and self.panels_ready:
             table = self.query_one("#archive-table")
             return "" if not table.hits else None
@@ -280,7 +281,7 @@ class IndexScreen(DiskWatch, SaveFlow, JournalSteps, Navigation, Screen):
         self._requested = self.editor_bytes()
         self.run_analysis(self._requested)
 
-    @work(thread=True, exclusive=True, group="analysis")
+    @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
     def run_analysis(self, raw: bytes) -> None:
         self.post_message(self.analyse(raw))
 
