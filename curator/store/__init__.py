@@ -29,7 +29,8 @@ from curator.store.inspection import (InterruptedChange, SeatState, interrupted_
 from curator.store.journal import JOURNAL_VERSION, MAX_HISTORY
 from curator.store.lock import LOCK_TIMEOUT_S
 from curator.store.records import ABSENT, IN_TRANSITION, AppliedChange, FileStep, Fingerprint
-from curator.store.seat_files import INDEX_NAME, NEW_FILE_MODE, default_state_dir, write_order
+from curator.constants import INDEX_NAME
+from curator.store.seat_files import NEW_FILE_MODE, default_state_dir, write_order
 from curator.store.seat_store import SeatStore
 
 __all__ = ["ABSENT", "IN_TRANSITION", "INDEX_NAME", "JOURNAL_VERSION", "LOCK_TIMEOUT_S", "MAX_HISTORY",

@@ -13,7 +13,6 @@ from curator.change import check_name, digest
 from curator.errors import InputError, from_os_error
 from curator.store.records import ABSENT, Fingerprint
 
-INDEX_NAME = "MEMORY.md"
 NEW_FILE_MODE = 0o600  # bearer files are private; a new file copies MEMORY.md's mode when there is one
 
 

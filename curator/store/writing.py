@@ -9,7 +9,8 @@ import stat
 from curator import safe_replace
 from curator.errors import ConflictError, from_os_error
 from curator.store.base import StoreBase
-from curator.store.seat_files import INDEX_NAME, NEW_FILE_MODE
+from curator.constants import INDEX_NAME
+from curator.store.seat_files import NEW_FILE_MODE
 
 
 class FileWriting(StoreBase):

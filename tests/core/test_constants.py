@@ -9,9 +9,8 @@ from tests.support.paths import REPO
 
 FILE_NAMES = {constants.INDEX_NAME, constants.ARCHIVE_NAME, constants.IDENTITY_NAME,
               constants.SEAT_POINTERS_NAME, constants.ABOUT_NAME}
-# The emitted scripts import nothing from the project (they run in a seat, under any python3). The
-# others are being split into packages and take the names from curator.constants when that lands.
-APART = ("generators/scripts/", "curator/store/", "curator/screens/index/")
+# The emitted scripts import nothing from the project (they run in a seat, under any python3).
+APART = ("generators/scripts/",)
 
 
 def named_file_constants(path) -> list[str]:

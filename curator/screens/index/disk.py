@@ -8,7 +8,7 @@ import os
 from textual import on
 
 from curator.errors import CuratorError
-from curator.screens.index.titles import INDEX_NAME
+from curator.constants import INDEX_NAME
 from curator.widgets.messages import FileChangedOnDisk
 
 WATCH_INTERVAL = 1.0  # seconds between looks at MEMORY.md's inode, size and mtime

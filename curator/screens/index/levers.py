@@ -10,6 +10,7 @@ from typing import Any, Protocol
 from textual.content import Content
 
 from curator.change import Change
+from curator.constants import INDEX_NAME
 from curator.errors import ConflictError, CuratorError
 from curator.fsio import read_bytes
 from curator.meter import Limits, measure
@@ -22,8 +23,6 @@ from curator.widgets.merge_panel import MergeTable
 from curator.widgets.messages import ChangeApplied
 from curator.widgets.trim_panel import TrimTable
 from curator.widgets.verbatim import diff_content, verbatim
-
-INDEX_NAME = "MEMORY.md"
 
 
 class LeverHost(Protocol):

@@ -7,7 +7,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from curator.meter import count_lines
-from curator.screens.index.titles import INDEX_NAME
+from curator.constants import INDEX_NAME
 
 
 class Navigation:

@@ -4,12 +4,10 @@ under us resolved (reload / keep mine / diff), and leaving with unsaved edits as
 from __future__ import annotations
 
 from curator.change import Change
+from curator.constants import ARCHIVE_NAME, INDEX_NAME
 from curator.errors import ConflictError, CuratorError
 from curator.meter import measure
-from curator.screens.index.titles import INDEX_NAME
 from curator.widgets.messages import ChangeApplied
-
-ARCHIVE_NAME = "ARCHIVE.md"
 
 
 class SaveFlow:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-INDEX_NAME = "MEMORY.md"
+from curator.constants import INDEX_NAME
 
 
 def status_text(message: str, memory_dir: Path) -> str:
