@@ -130,6 +130,7 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
     def show_verdict(self) -> None:
         counts = self.counts()
         adoptable = len(self.adoptable())
+        repairable = any(a.repair is not None for _plan, a in self.rows)
         verdict = self.query_one("#preview-verdict", Static)
         ready = not counts[DIVERGENT] and bool(counts[PENDING])
         self.query_one("#apply", Button).disabled = not ready
@@ -141,8 +142,11 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
             verdict.update(Content.assemble(
                 (f"REFUSED: {counts[DIVERGENT] - adoptable} {DIVERGENT} file(s): nothing will be written. ",
                  "bold $error"),
-                "Select the file and press x to set it aside (renamed, nothing deleted), then enter re-creates it; "
-                "or keep the edit by hand: the file is then the resident's.",
+                ("Select the file and press r to rewrite only its owned values in place (every other byte kept), "
+                 "or x to set it aside (renamed; enter re-creates it with the fleet's keys only); "
+                 if repairable else
+                 "Select the file and press x to set it aside (renamed, nothing deleted), then enter re-creates it; ")
+                + "or keep the edit by hand: the file is then the resident's.",
             ))
         elif adoptable:
             verdict.set_classes("refused")
@@ -163,7 +167,8 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
             verdict.update(Content.assemble((f"ALL {MATCH} ({counts[MATCH]} files).", "bold $success"),
                                             " Nothing to apply."))
         self.refresh_bindings()
-        hint = ("a: adopt · " if adoptable else "") + ("x: set aside · " if counts[DIVERGENT] else "")
+        hint = (("a: adopt · " if adoptable else "") + ("r: repair · " if repairable else "")
+                + ("x: set aside · " if counts[DIVERGENT] else ""))
         self.query_one("#preview-hint", Static).update(verbatim(f"{hint}tab: diff, ↑↓ PgUp PgDn", "dim"))
 
     def footer_label(self, binding) -> str | None:
@@ -252,8 +257,8 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
                             severity="warning", markup=False)
             return
         if len(adoptable) < self.counts()[DIVERGENT]:
-            self.app.notify(f"Refused: a {DIVERGENT} file holds other values for owned keys; set it aside (x) "
-                            "or keep it by hand first.", title="Not adopted", severity="error", markup=False)
+            self.app.notify(f"Refused: a {DIVERGENT} file holds other values for owned keys; repair it (r), "
+                            "set it aside (x) or keep it by hand first.", title="Not adopted", severity="error", markup=False)
             return
         body = Content("\n\n").join(diff_content(a.adoption.diff) for a in adoptable)
 
