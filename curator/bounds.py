@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from curator.errors import InputError
+from curator.errors import TooLargeError
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -23,7 +23,6 @@ WEIGHING_LIMIT = 1 * MIB  # candidates, which compare entries with each other
 # fit plans a fold per section and re-checks every pointer for each: cost grows faster than the
 # index (0.6 s of CPU at 64 KiB, 1.5 s at 128 KiB, 7 s at 256 KiB, over 160 s at 1 MiB).
 FIT_LIMIT = 128 * KIB
-CODE = "TOO_LARGE"
 
 
 def _limit(kind: str) -> int:
@@ -43,8 +42,8 @@ def refuse_past(nbytes: int, path: str | Path, what: str, *, kind: str = "analys
     limit = _limit(kind)
     if nbytes > limit:
         size = _size(limit)
-        raise InputError(f"is {nbytes:,} B; {what} works on files up to {size}, "
-                         "and a harness reads only the first ~25 KB: split it first", path=path, code=CODE)
+        raise TooLargeError(f"is {nbytes:,} B; {what} works on files up to {size}, "
+                         "and a harness reads only the first ~25 KB: split it first", path=path)
 
 
 def refuse_large_file(path: str | Path, what: str, *, kind: str = "analysis") -> None:

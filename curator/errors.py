@@ -12,12 +12,10 @@ class CuratorError(Exception):
     code = "CURATOR_ERROR"
     exit_code = 1
 
-    def __init__(self, message: str, *, path: str | Path | None = None, code: str | None = None):
+    def __init__(self, message: str, *, path: str | Path | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.path = str(path) if path is not None else None
-        if code is not None:
-            self.code = code
 
     def __str__(self) -> str:  # one line, naming the file when there is one
         # Prefixed unless the message already starts with it: a short name such as "loop" may well
@@ -95,12 +93,35 @@ class ChangeInterruptedError(CuratorError):
     code = "CHANGE_INTERRUPTED"
 
 
-def from_os_error(err: OSError, doing: str, *, path: str | Path | None = None, code: str | None = None,
-                  cls: type[CuratorError] | None = None) -> CuratorError:
+class NothingToUndoError(CuratorError):
+    """``undo`` was asked for with no applied change in the journal."""
+
+    code = "NOTHING_TO_UNDO"
+
+
+class NothingToRedoError(CuratorError):
+    """``redo`` was asked for with no undone (nor interrupted) change in the journal."""
+
+    code = "NOTHING_TO_REDO"
+
+
+class SeatBusyError(CuratorError):
+    """Claude Code's background consolidation holds the memory dir's lock; nothing was written."""
+
+    code = "SEAT_BUSY"
+
+
+class TooLargeError(InputError):
+    """A file past the size a command works on (curator.bounds); nothing was read into it."""
+
+    code = "TOO_LARGE"
+
+
+def from_os_error(err: OSError, doing: str, *, path: str | Path | None = None,
+                  cls: type[CuratorError] = InputError) -> CuratorError:
     """An OSError as a one-line coded error naming the file: "<path>: cannot read: Permission
-    denied (EACCES)". Reads become InputError, writes pass ``code="SAVE_FAILED"``."""
+    denied (EACCES)". Reads are an InputError, writes pass ``cls=SaveError``."""
     name = errno.errorcode.get(err.errno or 0, "")
     reason = err.strerror or str(err)
     where = path if path is not None else err.filename
-    kind = cls or (CuratorError if code else InputError)
-    return kind(f"{doing}: {reason}" + (f" ({name})" if name else ""), path=where, code=code)
+    return cls(f"{doing}: {reason}" + (f" ({name})" if name else ""), path=where)

@@ -14,6 +14,7 @@ import stat
 from curator.errors import CuratorError
 from curator.fsio import read_bytes
 from generators.composer import DIVERGENT, Artifact
+from generators.emission import FLEET
 
 MAX_SHOWN_BYTES = 1024 * 1024  # a fleet file is a few KB; anything this large is not worth a text diff
 
@@ -22,7 +23,7 @@ def file_diff(artifact: Artifact) -> str:
     """A unified diff of what the fleet writes against the file on disk, in the file's own syntax;
     the plan's own diff when there is no text to show (not divergent, unsafe path, not UTF-8, gone)."""
     item = artifact.emitted
-    if artifact.status != DIVERGENT or item is None or artifact.unsafe_at is not None or item.owner != "fleet":
+    if artifact.status != DIVERGENT or item is None or artifact.unsafe_at is not None or item.owner != FLEET:
         return artifact.diff
     try:
         if not stat.S_ISREG(os.lstat(artifact.path).st_mode):

@@ -10,10 +10,11 @@ seat's files as they are, so it still reports what a kept file does to loading.
 
 from __future__ import annotations
 
+from generators.artifact_status import ArtifactStatus
 from generators.emission import FLEET
 from generators.errors import PreparationError
 
-KEPT = "KEPT"
+KEPT = ArtifactStatus.KEPT
 
 
 def matches(path, name: str) -> bool:
@@ -35,8 +36,8 @@ def mark_kept(resident, artifacts, manifest_path=None) -> None:
             raise PreparationError(f"{resident.agent_id}: keep names {name!r}, none of this seat's fleet files "
                                    f"({names})", path=manifest_path)
         for art in chosen:
-            if art.status in ("PENDING",) or art.unsafe_at is not None or art.shared_with:
+            if art.status == ArtifactStatus.PENDING or art.unsafe_at is not None or art.shared_with:
                 continue
-            verdict = "its owned keys match the fleet's" if art.status == "MATCH" else art.reason
+            verdict = "its owned keys match the fleet's" if art.status == ArtifactStatus.MATCH else art.reason
             art.status, art.adoption, art.repair = KEPT, None, None
             art.reason = f"kept by hand (keep in the manifest): never written; {verdict}"

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from curator.errors import CuratorError, InputError
+from curator.errors import ArgumentError, InputError
 from curator.meter import Limits
 
 
@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         limits = Limits(args.target, args.read_limit)
     except ValueError as err:
-        raise CuratorError(str(err), code="BAD_ARGUMENTS") from None
+        raise ArgumentError(str(err)) from None
     memory_dir = args.memory_dir
     if memory_dir is None:
         from curator.locate import locate_memory_dir

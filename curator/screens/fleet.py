@@ -296,12 +296,14 @@ class FleetScreen(ReportsWorkerErrors, Screen):
         self.set_status(f"boot check not run: {message.split(' (', 1)[0]} · e: why", "$error")
 
     def canary_done(self, results: list, unsaved: str = "") -> None:
+        from curator.canary.result import Status  # loaded already: the worker that ran the canary imported it
+
         self.canary_ids = []
         for result in results:
             self.unrun.pop(result.resident, None)
             self.ran[result.resident] = result
         summary = ", ".join(f"{r.resident}: {r.status}" for r in results)
-        failed = any(r.status != "PASS" for r in results)
+        failed = any(r.status != Status.PASS for r in results)
         self.app.notify(summary, title="Boot check", severity="error" if failed else "information", markup=False)
         if unsaved:
             self.app.notify(f"The result was not saved ({unsaved}); e shows it until the app closes.",

@@ -28,11 +28,11 @@ from curator.store.inspection import (InterruptedChange, SeatState, interrupted_
                                       state_leftovers)
 from curator.store.journal import JOURNAL_VERSION, MAX_HISTORY
 from curator.store.lock import LOCK_TIMEOUT_S
-from curator.store.records import ABSENT, IN_TRANSITION, AppliedChange, FileStep, Fingerprint
+from curator.store.records import ABSENT, IN_TRANSITION, AppliedChange, FileStep, Fingerprint, JournalState, Side
 from curator.constants import INDEX_NAME
 from curator.store.seat_files import NEW_FILE_MODE, default_state_dir, write_order
 from curator.store.seat_store import SeatStore
 
 __all__ = ["ABSENT", "IN_TRANSITION", "INDEX_NAME", "JOURNAL_VERSION", "LOCK_TIMEOUT_S", "MAX_HISTORY",
-           "NEW_FILE_MODE", "AppliedChange", "FileStep", "Fingerprint", "InterruptedChange", "SeatState",
-           "SeatStore", "default_state_dir", "interrupted_change", "seat_state", "state_leftovers", "write_order"]
+           "NEW_FILE_MODE", "AppliedChange", "FileStep", "Fingerprint", "InterruptedChange", "JournalState",
+           "SeatState", "SeatStore", "Side", "default_state_dir", "interrupted_change", "seat_state", "state_leftovers", "write_order"]

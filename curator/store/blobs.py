@@ -9,7 +9,7 @@ from pathlib import Path
 
 from curator import fsio
 from curator.change import digest
-from curator.errors import InputError, from_os_error
+from curator.errors import InputError, SaveError, from_os_error
 from curator.store.base import StoreBase
 from curator.store.seat_files import absent
 
@@ -29,7 +29,7 @@ class BlobKeeping(StoreBase):
                 fsio.atomic_write(path, data, mode=0o600)
         except OSError as err:
             raise from_os_error(err, "cannot save the undo copy, nothing changed", path=path,
-                                code="SAVE_FAILED") from None
+                                cls=SaveError) from None
 
     def _get_blob(self, sha: str | None) -> bytes | None:
         if sha is None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import contextlib
 from curator.change import digest
-from curator.errors import ConflictError, CuratorError
+from curator.errors import ConflictError, CuratorError, SaveError
 from curator.safe_replace import holds
 from curator.store.inspection import where_files_stand
 from curator.store.base import Move, StoreBase, Written
@@ -92,8 +92,8 @@ class CarryingOut(StoreBase):
             err, reported = failure
             if kept:
                 why = f" ({'; '.join(problems)})" if problems else " (their text may be nowhere else)"
-                raise CuratorError(f"{reported}; {', '.join(sorted(kept))} could not be put back{why}; "
-                                   + self._interrupted_note(), code="SAVE_FAILED") from err
+                raise SaveError(f"{reported}; {', '.join(sorted(kept))} could not be put back{why}; "
+                                + self._interrupted_note()) from err
             if reported is err:
                 raise err
             raise reported from err

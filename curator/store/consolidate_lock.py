@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from curator.errors import CuratorError
+from curator.errors import SaveError, SeatBusyError
 
 LOCK_NAME = ".consolidate-lock"
 STALE_AFTER_S = 3600  # Claude Code's own rule: an older lock is not held, whatever its PID
@@ -71,26 +71,25 @@ def _alive(pid: int) -> bool:
 
 @contextlib.contextmanager
 def taken(memory_dir: Path) -> Iterator[None]:
-    """Hold the consolidation lock for the body (see the module doc). Raises CuratorError
+    """Hold the consolidation lock for the body (see the module doc). Raises SeatBusyError
     (SEAT_BUSY) when a consolidation holds it past the wait; nothing was written then."""
     path = memory_dir / LOCK_NAME
     deadline = time.monotonic() + CONSOLIDATE_WAIT_S
     while (busy := holder(memory_dir)) is not None:
         if time.monotonic() >= deadline:
-            raise CuratorError(
+            raise SeatBusyError(
                 f"Claude Code is consolidating this memory (auto dream, PID {busy.pid}, for {busy.age_s:.0f} s); "
-                "nothing was written; try again when it is done", path=path, code="SEAT_BUSY")
+                "nothing was written; try again when it is done", path=path)
         time.sleep(_POLL_S)
     before = _state(path)
     mine = str(os.getpid()).encode()
     try:
         _write(path, mine)
         if _read(path) != mine:  # someone took it in the same instant: theirs
-            raise CuratorError("Claude Code began consolidating this memory at the same moment; nothing was "
-                               "written; try again when it is done", path=path, code="SEAT_BUSY")
+            raise SeatBusyError("Claude Code began consolidating this memory at the same moment; nothing was "
+                                "written; try again when it is done", path=path)
     except OSError as err:
-        raise CuratorError(f"cannot take the consolidation lock: {err.strerror}", path=path,
-                           code="SAVE_FAILED") from None
+        raise SaveError(f"cannot take the consolidation lock: {err.strerror}", path=path) from None
     try:
         yield
     finally:

@@ -6,10 +6,10 @@ import dataclasses
 from types import MappingProxyType
 
 from curator.change import digest
-from curator.errors import ConflictError, CuratorError
+from curator.errors import ConflictError, NothingToRedoError, NothingToSettleError, NothingToUndoError
 from curator.store import consolidate_lock
 from curator.store.base import StoreBase
-from curator.store.records import IN_TRANSITION, AppliedChange, FileStep, side
+from curator.store.records import IN_TRANSITION, AppliedChange, FileStep, JournalState, Side, side
 from curator.safe_replace import appended
 from curator.store.seat_files import write_order
 
@@ -51,14 +51,14 @@ class History(StoreBase):
             self._load_journal()
             self._reconcile_pending()
             if not self._done or self._done[-1].state not in IN_TRANSITION:
-                raise CuratorError("no interrupted change to settle", code="NOTHING_TO_SETTLE")
+                raise NothingToSettleError("no interrupted change to settle")
             entry = self._done[-1]
             steps = {}
             for name, step in entry.files.items():
                 data, now = self._current(name)
                 self._put_blob(data)
                 steps[name] = FileStep(step.before, now.sha256, step.mode)
-            entry = dataclasses.replace(entry, files=MappingProxyType(steps), state="applied")
+            entry = dataclasses.replace(entry, files=MappingProxyType(steps), state=JournalState.APPLIED)
             self._done[-1] = entry
             self._save_journal()
             self._collect_blobs()
@@ -74,8 +74,7 @@ class History(StoreBase):
             else:
                 source = self._done if undo else self._undone
                 if not source:
-                    word = "undo" if undo else "redo"
-                    raise CuratorError(f"nothing to {word}", code=f"NOTHING_TO_{word.upper()}")
+                    raise NothingToUndoError("nothing to undo") if undo else NothingToRedoError("nothing to redo")
                 entry = source[-1]
             moves = self._plan_restore(entry, to_before=undo, interrupted=interrupted)
             history = (list(self._done), list(self._undone))
@@ -83,21 +82,21 @@ class History(StoreBase):
             # the state of this step too: killed after its last write, it is then settled as undone
             # (redo-able) or applied, never dropped as a save that never happened.
             if interrupted:
-                self._done[-1] = entry.with_state("undoing" if undo else "redoing")
+                self._done[-1] = entry.with_state(JournalState.UNDOING if undo else JournalState.REDOING)
             elif undo:
-                self._done[-1] = entry.with_state("undoing")
+                self._done[-1] = entry.with_state(JournalState.UNDOING)
             else:
                 self._undone.pop()
-                self._done.append(entry.with_state("redoing"))
+                self._done.append(entry.with_state(JournalState.REDOING))
             self._save_journal()
             written = self._carry_out(entry, moves, history, carry_appends=interrupted)
             entry = self._with_written(entry, written, to_before=undo)
             self._done.pop()
             if undo:
-                entry = entry.with_state("undone")
+                entry = entry.with_state(JournalState.UNDONE)
                 self._undone.append(entry)
             else:
-                entry = entry.with_state("applied")
+                entry = entry.with_state(JournalState.APPLIED)
                 self._done.append(entry)
             self._save_journal(written=True)
             self._collect_blobs()
@@ -153,12 +152,12 @@ class History(StoreBase):
             return
         entry = self._done[-1]
         sides = {side(step, self._current(name)[1].sha256) for name, step in entry.files.items()}
-        if sides == {"after"}:  # every file reached (or, for an undo, none): it is applied
-            self._done[-1] = entry.with_state("applied")
-        elif sides == {"before"}:
+        if sides == {Side.AFTER}:  # every file reached (or, for an undo, none): it is applied
+            self._done[-1] = entry.with_state(JournalState.APPLIED)
+        elif sides == {Side.BEFORE}:
             self._done.pop()
-            if entry.state != "pending":  # an undo that finished, or a redo that never began
-                self._undone.append(entry.with_state("undone"))
+            if entry.state != JournalState.PENDING:  # an undo that finished, or a redo that never began
+                self._undone.append(entry.with_state(JournalState.UNDONE))
         else:
             return
         self._save_journal()

@@ -6,12 +6,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Literal
 
 from curator import fsio
 from curator.errors import CuratorError, shown_path
 from curator.store.journal import parse_journal
 from curator.store.lock import lock_is_held
-from curator.store.records import IN_TRANSITION, AppliedChange, side
+from curator.store.records import IN_TRANSITION, AppliedChange, JournalState, Side, side
 from curator.store.seat_files import absent, locate, read_current
 
 
@@ -27,8 +28,9 @@ class InterruptedChange:
     memory_dir: Path
 
     @property
-    def verb(self) -> str:
-        return {"undoing": "undo", "redoing": "redo"}.get(self.entry.state, "save")
+    def verb(self) -> Literal["undo", "redo", "save"]:
+        state = self.entry.state
+        return "undo" if state == JournalState.UNDOING else "redo" if state == JournalState.REDOING else "save"
 
     @property
     def message(self) -> str:
@@ -44,7 +46,7 @@ class InterruptedChange:
                 f"{'; '.join(parts)}; finish it with `seat-curator {finish} {memory_dir}` or roll it back "
                 f"with `seat-curator {back} {memory_dir}`")
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"id": self.entry.id, "description": self.entry.description, "kind": self.entry.kind,
                 "interrupted": self.verb, "at_before": list(self.at_before), "at_after": list(self.at_after),
                 "changed": list(self.changed), "message": self.message}
@@ -67,10 +69,10 @@ def interrupted_change(memory_dir: str | Path, *, state_dir: str | Path | None =
 def where_files_stand(memory: Path, entry: AppliedChange) -> InterruptedChange | None:
     """``entry`` (in transition) as an InterruptedChange, or None if no file or every file was reached."""
     sides = {name: side(step, read_current(memory, name)[1].sha256) for name, step in entry.files.items()}
-    if len(set(sides.values())) == 1 and "changed" not in sides.values():
+    if len(set(sides.values())) == 1 and Side.CHANGED not in sides.values():
         return None  # no file or every file reached: the next store operation settles it silently
     group = lambda side: tuple(sorted(n for n, s in sides.items() if s == side))  # noqa: E731
-    return InterruptedChange(entry, group("before"), group("after"), group("changed"), memory)
+    return InterruptedChange(entry, group(Side.BEFORE), group(Side.AFTER), group(Side.CHANGED), memory)
 
 
 def state_leftovers(memory_dir: str | Path, *, state_dir: str | Path | None = None) -> list[tuple[Path, int]]:

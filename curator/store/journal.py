@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from curator import fsio
-from curator.errors import InputError, from_os_error
+from curator.errors import InputError, SaveError, from_os_error
 from curator.store.base import StoreBase
 from curator.store.records import AppliedChange
 from curator.store.seat_files import absent
@@ -66,5 +66,5 @@ class JournalKeeping(StoreBase):
         except OSError as err:
             done = ("the files were written, but the undo journal could not be updated; the next start "
                     "settles it" if written else "cannot write the undo journal, nothing changed")
-            raise from_os_error(err, done, path=self.journal_path, code="SAVE_FAILED") from None
+            raise from_os_error(err, done, path=self.journal_path, cls=SaveError) from None
 

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from curator.errors import CuratorError, from_os_error
+from curator.errors import StoreBusyError, from_os_error
 
 LOCK_TIMEOUT_S = 10.0
 
@@ -46,8 +46,8 @@ def locked(state_dir: Path) -> Iterator[float]:
                 break
             except BlockingIOError:
                 if time.monotonic() > deadline:
-                    raise CuratorError(
-                        "another curator is saving this seat; try again", path=state_dir, code="STORE_BUSY"
+                    raise StoreBusyError(
+                        "another curator is saving this seat; try again", path=state_dir
                     ) from None
                 time.sleep(0.05)
         yield time.time()

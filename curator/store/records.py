@@ -4,13 +4,34 @@ as applied (one journal entry, with enough to restore either side byte for byte)
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any
 
 from curator.change import check_name
 
-IN_TRANSITION = ("pending", "undoing", "redoing")  # journalled before the first file is written
+
+class JournalState(StrEnum):
+    """Where a journalled change stands; journal.json keeps the value, so old journals still load."""
+
+    PENDING = "pending"  # journalled; its files are being written
+    APPLIED = "applied"
+    UNDOING = "undoing"  # an undo journalled; its files are being written back
+    REDOING = "redoing"
+    UNDONE = "undone"
+
+
+IN_TRANSITION = (JournalState.PENDING, JournalState.UNDOING, JournalState.REDOING)  # journalled before the first write
+
+
+class Side(StrEnum):
+    """Where one file of a journalled change stands now: its before, its after, or neither."""
+
+    BEFORE = "before"
+    AFTER = "after"
+    CHANGED = "changed"  # someone wrote to it since
 
 
 @dataclass(frozen=True)
@@ -44,9 +65,9 @@ class AppliedChange:
     bytes_saved: int
     entry_ids: tuple[str, ...]
     warnings: tuple[str, ...]
-    state: str  # pending | applied | undone
+    state: JournalState
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "id": self.id,
             "description": self.description,
@@ -60,7 +81,7 @@ class AppliedChange:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> "AppliedChange":
+    def from_json(cls, data: dict[str, Any]) -> AppliedChange:
         files = {check_name(n): FileStep(s["before"], s["after"], int(s["mode"])) for n, s in data["files"].items()}
         return cls(
             id=str(data["id"]),
@@ -71,14 +92,14 @@ class AppliedChange:
             bytes_saved=int(data.get("bytes_saved", 0)),
             entry_ids=tuple(data.get("entry_ids", ())),
             warnings=tuple(data.get("warnings", ())),
-            state=str(data["state"]),
+            state=JournalState(data["state"]),  # an unknown state: ValueError, an unreadable journal
         )
 
-    def with_state(self, state: str) -> "AppliedChange":
+    def with_state(self, state: JournalState) -> AppliedChange:
         return dataclasses.replace(self, state=state)
 
 
 
-def side(step: FileStep, now: str | None) -> str:
-    return "after" if now == step.after else "before" if now == step.before else "changed"
+def side(step: FileStep, now: str | None) -> Side:
+    return Side.AFTER if now == step.after else Side.BEFORE if now == step.before else Side.CHANGED
 

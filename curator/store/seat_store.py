@@ -13,14 +13,15 @@ from typing import Mapping
 
 from curator import fsio
 from curator.change import Change, digest
-from curator.errors import ConflictError, CuratorError, InputError, from_os_error
+from curator.errors import (ChangeInterruptedError, ConflictError, CuratorError, InputError, NothingToChangeError,
+                             SaveError, from_os_error)
 from curator.store import consolidate_lock, lock
 from curator.store.blobs import BlobKeeping
 from curator.store.carrying import CarryingOut
 from curator.store.history import History
 from curator.store.inspection import InterruptedChange, where_files_stand
 from curator.store.journal import JournalKeeping
-from curator.store.records import ABSENT, IN_TRANSITION, AppliedChange, FileStep, Fingerprint
+from curator.store.records import ABSENT, IN_TRANSITION, AppliedChange, FileStep, Fingerprint, JournalState
 from curator.store.seat_files import describe, locate, read_current, safe_path, write_order
 from curator.store.writing import FileWriting
 
@@ -116,7 +117,7 @@ class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
                 )
             files = {n: b for n, b in change.files.items() if b != current[n]}
             if not files:
-                raise CuratorError("the change would not alter any file", code="NOTHING_TO_CHANGE")
+                raise NothingToChangeError("the change would not alter any file")
 
             steps = {}
             for name, new in files.items():
@@ -133,7 +134,7 @@ class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
                 bytes_saved=change.bytes_saved,
                 entry_ids=change.entry_ids,
                 warnings=change.warnings,
-                state="pending",
+                state=JournalState.PENDING,
             )
             history = (list(self._done), list(self._undone))
             self._done.append(entry)
@@ -144,7 +145,7 @@ class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
                 self._done, self._undone = history
                 raise
             self._carry_out(entry, write_order([(n, current[n], files[n]) for n in files]), history)
-            entry = entry.with_state("applied")
+            entry = entry.with_state(JournalState.APPLIED)
             self._done[-1] = entry
             self._save_journal(written=True)
             self._collect_blobs()
@@ -165,8 +166,7 @@ class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
         if self._done and self._done[-1].state in IN_TRANSITION:
             found = where_files_stand(self.memory_dir, self._done[-1])  # (under our own lock)
             what = found.message if found else f"change {self._done[-1].id} was interrupted"
-            raise CuratorError(f"{what}; nothing new is saved until then", path=self.memory_dir,
-                               code="CHANGE_INTERRUPTED")
+            raise ChangeInterruptedError(f"{what}; nothing new is saved until then", path=self.memory_dir)
 
     def _fingerprint(self, name: str, data: bytes | None) -> Fingerprint:
         if data is None:
@@ -180,7 +180,7 @@ class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
     def _save_error(self, err: BaseException, name: str | None) -> BaseException:
         if isinstance(err, OSError):
             return from_os_error(err, "saving failed, nothing changed", path=self.memory_dir / (name or ""),
-                                 code="SAVE_FAILED")
+                                 cls=SaveError)
         return err
 
     def _remove_leftover_temps(self, started: float) -> None:

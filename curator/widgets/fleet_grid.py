@@ -15,7 +15,8 @@ from textual.widgets import DataTable
 
 from curator.widgets.byte_meter import mini_meter
 from curator.widgets.verbatim import verbatim
-from generators.composer import ADOPTED, CREATED, DIVERGENT, KEPT, MATCH, PENDING, REPAIRED, STATUSES
+from generators.composer import (ADOPTED, CREATED, DIVERGENT, KEPT, MATCH, PENDING, REPAIRED, STATUSES,
+                                 ArtifactStatus)
 from generators.emission import ROLE_BEARER, ROLE_BOOT, ROLE_CONFIG, ROLE_MCP, key_roles
 
 # Status values come from the core; only their look lives here.
@@ -31,11 +32,11 @@ ROLE_ORDER = (ROLE_CONFIG, ROLE_MCP, ROLE_BOOT)  # then any other role; bearer f
 BEARER_COLUMN = ROLE_BEARER  # kept for callers that name the bearer column
 
 
-def status_word(status: str) -> str:
+def status_word(status: ArtifactStatus) -> str:
     return f"{STATUS_SYMBOLS.get(status, '?')} {status}"
 
 
-def status_text(status: str) -> Content:
+def status_text(status: ArtifactStatus) -> Content:
     return verbatim(status_word(status), STATUS_STYLES.get(status, ""))
 
 
@@ -47,7 +48,7 @@ def role_title(role: str, narrow: bool = False) -> str:
     return titles[narrow] if titles else role
 
 
-def role_status(artifact, role: str | None) -> str:
+def role_status(artifact, role: str | None) -> ArtifactStatus:
     """The artifact's status as the column of ``role`` shows it: a DIVERGENT file that plays two
     roles is DIVERGENT only in the role(s) of the owned keys that differ (opencode.jsonc whose
     ``instructions`` changed is a config drift; its MCP servers match)."""

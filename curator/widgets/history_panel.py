@@ -5,9 +5,11 @@ there and now (the screen does it, one journalled step at a time)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from textual.content import Content
 
+from curator.store.records import JournalState
 from curator.widgets.keymap import bindings
 from curator.widgets.panel_table import PanelTable
 from curator.widgets.tables import fill
@@ -19,7 +21,7 @@ START = "the start"  # the row before every change: enter there undoes them all
 @dataclass(frozen=True)
 class HistoryRow:
     position: int  # changes applied when the files stand here: 0 = before any
-    state: str  # "applied" | "undone" | "" (the start row)
+    state: JournalState | Literal[""]  # "" for the start row
     when: str
     what: str
     files: str
@@ -37,7 +39,7 @@ def rows_of(history) -> list[HistoryRow]:
 
 
 def applied_count(history) -> int:
-    return sum(1 for entry in history if entry.state != "undone")
+    return sum(1 for entry in history if entry.state != JournalState.UNDONE)
 
 
 class HistoryTable(PanelTable):
@@ -54,12 +56,12 @@ class HistoryTable(PanelTable):
         for row in self.history_rows:
             if row.position == self.now:
                 mark = verbatim("▶ now", "bold $accent")
-            elif row.state == "undone":
+            elif row.state == JournalState.UNDONE:
                 mark = verbatim("undone", "dim")
             else:
                 mark = verbatim("done" if row.state else "", "")
             saved = f"{row.nbytes:+,} B".replace("+", "−", 1) if row.nbytes > 0 else f"+{-row.nbytes:,} B"
-            cells.append(((mark, verbatim(row.what, "dim" if row.state == "undone" else ""),
+            cells.append(((mark, verbatim(row.what, "dim" if row.state == JournalState.UNDONE else ""),
                            verbatim(saved if row.state else ""), verbatim(row.when), verbatim(row.files)), None))
         fill(self, [("", "mark"), ("Change", "what"), ("MEMORY.md", "bytes"), ("When (UTC)", "when"),
                     ("Files", "files")], cells, widths={"mark": 6, "when": 11, "what": 40})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from textual.message import Message
 
 
@@ -25,10 +27,18 @@ class ChangeApplied(Message):
         self.kind = kind
 
 
-class FileChangedOnDisk(Message):
-    """The watcher saw MEMORY.md change under the app: ``state`` is "changed", "gone" or "unreadable"."""
+class DiskState(StrEnum):
+    """What the watcher saw become of MEMORY.md outside the app."""
 
-    def __init__(self, state: str, detail: str = ""):
+    CHANGED = "changed"
+    GONE = "gone"
+    UNREADABLE = "unreadable"
+
+
+class FileChangedOnDisk(Message):
+    """The watcher saw MEMORY.md change under the app (``state``); ``detail`` says why it is unreadable."""
+
+    def __init__(self, state: DiskState, detail: str = ""):
         super().__init__()
         self.state = state
         self.detail = detail

@@ -22,6 +22,7 @@ from generators.composer.plan import (ADOPTED, CREATED, DIVERGENT, EMITTERS, KEP
                                       OWNED_DIFFER, OWNED_MATCH, PENDING, REPAIRED, STATUSES, Artifact, ResidentPlan,
                                       emit_resident, plan_exit_code, plan_fleet, plan_resident)
 from generators.composer.trusted_paths import path_problem  # noqa: F401 (re-exported)
+from generators.artifact_status import ArtifactStatus  # noqa: F401 (re-exported)
 from generators.emission import (CREATE_ONLY, FLEET, WHOLE_FILE, WHOLE_FILE_KEY,  # noqa: F401 (re-exported)
                                  EmittedFile)
 from generators.projection import project  # noqa: F401 (re-exported)

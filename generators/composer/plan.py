@@ -11,20 +11,17 @@ from curator.errors import CuratorError
 from curator.fsio import MAX_READ_BYTES
 from generators import adoption, claude, codex, emission, gemini, keep, kimi, layout, opencode, shared_files
 from generators.composer.trusted_paths import Walk, inspect_stat
-from generators.emission import CREATE_ONLY, FLEET, WHOLE_FILE, EmittedFile
+from generators.artifact_status import STATUSES, ArtifactStatus
+from generators.emission import CREATE_ONLY, FLEET, WHOLE_FILE, EmittedFile, Owner
 from generators.errors import PreparationError, UnsupportedError
 from generators.manifest import Fleet, Resident
 from generators.projection import InvalidOwnedFile, differing_keys, project, render
 from generators.repair import REPAIR_HINT, Repair, offer as offer_repair
 
-PENDING = "PENDING"  # absent; provision will create it
-CREATED = "CREATED"  # written by the provision run that reports it
-ADOPTED = "ADOPTED"  # an existing file this provision --adopt run added the owned keys to
-REPAIRED = "REPAIRED"  # an existing file this provision --repair run rewrote the owned values of
-KEPT = keep.KEPT  # a file the manifest says the resident keeps by hand: never written, blocks nothing
-MATCH = "MATCH"
-DIVERGENT = "DIVERGENT"
-STATUSES = (DIVERGENT, PENDING, CREATED, ADOPTED, REPAIRED, KEPT, MATCH)  # every artifact status, worst first
+# The statuses by name, as the composer's users import them (generators.artifact_status says each).
+DIVERGENT, PENDING, MATCH = ArtifactStatus.DIVERGENT, ArtifactStatus.PENDING, ArtifactStatus.MATCH
+CREATED, ADOPTED, REPAIRED, KEPT = (ArtifactStatus.CREATED, ArtifactStatus.ADOPTED, ArtifactStatus.REPAIRED,
+                                    ArtifactStatus.KEPT)
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 OWNED_DIFFER = "owned keys differ: "
 
@@ -35,8 +32,8 @@ EMITTERS = {kimi.HARNESS: kimi.emit, opencode.HARNESS: opencode.emit, claude.HAR
 @dataclass
 class Artifact:
     path: Path
-    owner: str  # "bearer" | "fleet"
-    status: str  # PENDING | CREATED / ADOPTED (this run wrote it) | MATCH | DIVERGENT
+    owner: Owner
+    status: ArtifactStatus
     # A tuple, shared with the emitted file when the file is settled: a plan of a big fleet keeps one
     # report per file, and a list of its own per artifact would be one more object for the collector.
     owned_keys: tuple[str, ...]
@@ -87,7 +84,7 @@ class ResidentPlan:
     interpreter: str | None = field(default=None, repr=False, compare=False)
 
     @property
-    def status(self) -> str:
+    def status(self) -> ArtifactStatus:
         """The worst artifact status (the order of STATUSES)."""
         statuses = {a.status for a in self.artifacts}
         return next((s for s in STATUSES if s in statuses), MATCH)
@@ -222,7 +219,7 @@ def _plan_file(item: EmittedFile, prefix: str, walk: Walk | None = None) -> Arti
 
 
 def _compare(item: EmittedFile, found: bytes, prefix: str,
-             owned: tuple[str, ...]) -> tuple[str, str, str, tuple[str, ...]]:
+             owned: tuple[str, ...]) -> tuple[ArtifactStatus, str, str, tuple[str, ...]]:
     """(status, reason, diff, owned keys) of a fleet file read from disk."""
     if item.convergence == WHOLE_FILE:
         if found == item.content:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from curator import errors
@@ -19,6 +21,12 @@ CODES = {
     errors.NothingToSettleError: "NOTHING_TO_SETTLE",
     errors.ChangeInterruptedError: "CHANGE_INTERRUPTED",
     errors.ConflictError: "FILE_CHANGED_ON_DISK",
+    errors.NothingToUndoError: "NOTHING_TO_UNDO",
+    errors.NothingToRedoError: "NOTHING_TO_REDO",
+    errors.SeatBusyError: "SEAT_BUSY",
+    errors.TooLargeError: "TOO_LARGE",
+    errors.InputError: "INPUT_ERROR",
+    errors.CuratorError: "CURATOR_ERROR",
 }
 
 
@@ -49,3 +57,45 @@ def test_a_bad_argument_still_prints_its_code_in_one_line(tmp_path, capsys) -> N
     assert main(["candidates", str(tmp_path), "--target", "-1"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("seat-curator: BAD_ARGUMENTS: ") and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("cls, code", CODES.items(), ids=lambda v: getattr(v, "__name__", v))
+@pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["text", "json"])
+def test_each_code_class_prints_its_code_in_one_line(cls: type[CuratorError], code: str, json_flag: list[str],
+                                                     tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    def refuse(_args: object) -> int:
+        raise cls("refused, nothing was written", path=tmp_path / "MEMORY.md")
+
+    monkeypatch.setattr("curator.commands.levers.run_undo", refuse)
+    assert main(["undo", str(tmp_path), *json_flag]) == cls.exit_code == 1
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"seat-curator: {code}: {tmp_path / 'MEMORY.md'}: refused, nothing was written\n"
+
+
+@pytest.mark.parametrize("argv, line", [
+    (["undo"], "seat-curator: NOTHING_TO_UNDO: nothing to undo\n"),
+    (["redo"], "seat-curator: NOTHING_TO_REDO: nothing to redo\n"),
+    (["redo", "--as-is"], "seat-curator: NOTHING_TO_SETTLE: no interrupted change to settle\n"),
+])
+def test_the_store_refusals_print_as_before(argv: list[str], line: str, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "MEMORY.md").write_text("- one\n")
+    assert main([argv[0], str(tmp_path), *argv[1:], "--state-dir", str(tmp_path / "state"), "--json"]) == 1
+    assert capsys.readouterr() == ("", line)
+
+
+def test_the_store_raises_each_refusal_as_its_class(tmp_path: Path) -> None:
+    from curator.change import Change
+    from curator.store import SeatStore
+
+    (tmp_path / "MEMORY.md").write_text("- one\n")
+    store = SeatStore.open(tmp_path, state_dir=tmp_path / "state")
+    with pytest.raises(errors.NothingToUndoError):
+        store.undo()
+    with pytest.raises(errors.NothingToRedoError):
+        store.redo()
+    with pytest.raises(errors.NothingToSettleError):
+        store.settle_as_is()
+    with pytest.raises(errors.NothingToChangeError):
+        store.apply(Change("same", {"MEMORY.md": store.read("MEMORY.md")}))

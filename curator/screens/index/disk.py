@@ -9,7 +9,7 @@ from textual import on
 
 from curator.errors import CuratorError
 from curator.constants import INDEX_NAME
-from curator.widgets.messages import FileChangedOnDisk
+from curator.widgets.messages import DiskState, FileChangedOnDisk
 
 WATCH_INTERVAL = 1.0  # seconds between looks at MEMORY.md's inode, size and mtime
 
@@ -57,7 +57,7 @@ class DiskWatch:
         try:
             info = os.lstat(self.memory_dir / INDEX_NAME)
         except FileNotFoundError:
-            return "gone"
+            return DiskState.GONE
         except OSError as err:
             return f"unreadable: {err.strerror}"
         if not os.path.isfile(self.memory_dir / INDEX_NAME) or os.path.islink(self.memory_dir / INDEX_NAME):
@@ -75,20 +75,20 @@ class DiskWatch:
         if now == self._disk_seen:
             return
         self._disk_seen = now
-        if now == "gone":
-            self.post_message(FileChangedOnDisk("gone"))
+        if now == DiskState.GONE:
+            self.post_message(FileChangedOnDisk(DiskState.GONE))
         elif isinstance(now, str):
-            self.post_message(FileChangedOnDisk("unreadable", now.removeprefix("unreadable: ")))
+            self.post_message(FileChangedOnDisk(DiskState.UNREADABLE, now.removeprefix("unreadable: ")))
         else:
-            self.post_message(FileChangedOnDisk("changed"))
+            self.post_message(FileChangedOnDisk(DiskState.CHANGED))
 
     @on(FileChangedOnDisk)
     def file_changed_on_disk(self, event: FileChangedOnDisk) -> None:
         path = self.memory_dir / INDEX_NAME
         save, reload = self.key("index.save"), self.key("index.reload")
-        if event.state == "gone":
+        if event.state == DiskState.GONE:
             message = f"{path} is gone from disk (moved or deleted). Your text is still here; {save} writes it back."
-        elif event.state == "unreadable":
+        elif event.state == DiskState.UNREADABLE:
             message = f"{path} cannot be read now ({event.detail}). Your text is still here."
         else:
             message = (f"{path} changed on disk (not through this app). {reload} reloads it"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from textual.widgets import Static
 
 from curator.errors import CuratorError
+from curator.store.records import JournalState
 from curator.widgets.messages import ChangeApplied
 from curator.widgets.verbatim import verbatim
 
@@ -50,11 +51,11 @@ class JournalSteps:
         return f"{verb}: {words if len(words) <= 22 else words[:21].rstrip() + '…'}"
 
     def next_undo(self):
-        done = [e for e in self._journal if e.state != "undone"]
+        done = [e for e in self._journal if e.state != JournalState.UNDONE]
         return done[-1] if done else None
 
     def next_redo(self):
-        undone = [e for e in self._journal if e.state == "undone"]
+        undone = [e for e in self._journal if e.state == JournalState.UNDONE]
         return undone[0] if undone else None
 
     # == the journal: undo / redo a change ========================================================
@@ -69,7 +70,7 @@ class JournalSteps:
         if self.store is None:
             return
         wanted = self.query_one("#history-table").target()
-        now = len([e for e in self._journal if e.state != "undone"])
+        now = len([e for e in self._journal if e.state != JournalState.UNDONE])
         if wanted is None or wanted == now:
             self.set_status("The files already stand here.")
             return

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from curator.change import Change
 from curator.constants import ARCHIVE_NAME, INDEX_NAME
-from curator.errors import ConflictError, CuratorError
+from curator.errors import ConflictError, CuratorError, NothingToChangeError
 from curator.meter import measure
-from curator.widgets.messages import ChangeApplied
+from curator.widgets.messages import ChangeApplied, DiskState
 
 
 class SaveFlow:
@@ -20,7 +20,7 @@ class SaveFlow:
     def save_now(self) -> None:
         if self.store is None:
             self.app.notify("No seat is open; nothing to save.", severity="error")
-        elif not self.dirty and self.disk_signature() != "gone":
+        elif not self.dirty and self.disk_signature() != DiskState.GONE:
             self.set_status("Nothing to save: the editor matches the file on disk.")
         else:
             self.save()
@@ -34,7 +34,7 @@ class SaveFlow:
         old = self.editor.saved_text.encode("utf-8", "surrogateescape")
         change = Change(f"edit {INDEX_NAME}", {INDEX_NAME: new}, bytes_saved=len(old) - len(new), kind="edit")
         try:
-            if overwrite or self.disk_signature() == "gone":
+            if overwrite or self.disk_signature() == DiskState.GONE:
                 self.store.reload()  # the disk version (or its absence) becomes the baseline; the journal keeps it
             self.store.apply(change)
         except ConflictError as err:
@@ -43,12 +43,12 @@ class SaveFlow:
             self.app.push_screen(ConflictDialog(str(self.memory_dir / INDEX_NAME), str(err)),
                                  lambda choice: self.resolve_conflict(choice, then))
             return False
+        except NothingToChangeError:  # disk already holds this text
+            self.editor.mark_saved()
+            if then is not None:
+                then()
+            return True
         except CuratorError as err:
-            if err.code == "NOTHING_TO_CHANGE":  # disk already holds this text
-                self.editor.mark_saved()
-                if then is not None:
-                    then()
-                return True
             self.app.notify(f"{err.code} {err}", title="Not saved", severity="error", markup=False)
             return False
         self.editor.mark_saved()

@@ -41,7 +41,7 @@ from curator.widgets.byte_meter import ByteMeter
 from curator.widgets.footer import KeysFooter
 from curator.widgets.index_editor import IndexEditor
 from curator.widgets.keymap import bindings
-from curator.widgets.messages import AnalysisReady, ChangeApplied
+from curator.widgets.messages import AnalysisReady, ChangeApplied, DiskState
 from curator.widgets.status_line import STALE_AFTER, StatusLine
 from curator.widgets.verbatim import verbatim
 
@@ -146,7 +146,7 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         # The footer shows what can be done now: Save when there is something to write (Undo / Redo:
         # see footer_label, they answer even with nothing to step). Help lists them always.
         if action == "save":
-            return self.store is not None and (self.dirty or self._disk_seen == "gone")
+            return self.store is not None and (self.dirty or self._disk_seen == DiskState.GONE)
         return True
 
     def footer_label(self, binding) -> str | None:
