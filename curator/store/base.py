@@ -11,6 +11,7 @@ from curator.store.records import AppliedChange, Fingerprint
 
 Move = tuple[str, bytes | None, bytes | None]  # (name, old bytes, new bytes); None: absent
 Written = dict[str, tuple[bytes | None, bytes | None]]  # name -> (replaced, written), as on disk
+JournalLists = tuple[list[AppliedChange], list[AppliedChange]]  # (done, undone), as kept to restore them
 
 
 class StoreBase:
@@ -55,6 +56,6 @@ class StoreBase:
                 *, carry_appends: bool = False) -> tuple[bytes | None, bytes | None]:  # [FileWriting]
         raise NotImplementedError
 
-    def _carry_out(self, entry: AppliedChange, moves: list[Move], history: tuple[list, list],
+    def _carry_out(self, entry: AppliedChange, moves: list[Move], history: JournalLists,
                    *, carry_appends: bool = False) -> Written:  # [CarryingOut]
         raise NotImplementedError

@@ -19,7 +19,7 @@ from curator.change import digest
 from curator.errors import ConflictError, CuratorError, SaveError
 from curator.safe_replace import holds
 from curator.store.inspection import where_files_stand
-from curator.store.base import Move, StoreBase, Written
+from curator.store.base import JournalLists, Move, StoreBase, Written
 from curator.store.records import AppliedChange
 from curator.store.seat_files import gives, receives
 
@@ -27,7 +27,7 @@ from curator.store.seat_files import gives, receives
 class CarryingOut(StoreBase):
     """Writing a change's moves, checking them, and putting them back (a part of ``SeatStore``)."""
 
-    def _carry_out(self, entry: AppliedChange, moves: list[Move], history: tuple[list, list],
+    def _carry_out(self, entry: AppliedChange, moves: list[Move], history: JournalLists,
                    *, carry_appends: bool = False) -> Written:
         """Write each (name, old, new) move in order, checking the files already written before
         each giver and after the last write (see the module doc). On a failure, or a file no longer
@@ -61,7 +61,7 @@ class CarryingOut(StoreBase):
         return [name for name, (_replaced, wrote) in written.items()
                 if not holds(wrote, self._current(name)[0])]
 
-    def _roll_back(self, entry: AppliedChange, moves: list[Move], written: Written, history: tuple[list, list],
+    def _roll_back(self, entry: AppliedChange, moves: list[Move], written: Written, history: JournalLists,
                    *, failure: tuple[BaseException, BaseException] | None = None, lost: tuple[str, ...] = ()) -> None:
         """Put back the written files (see the module doc), then raise: the failure, or a
         ConflictError naming the ``lost`` files."""

@@ -8,7 +8,7 @@ from types import MappingProxyType
 from curator.change import digest
 from curator.errors import ConflictError, NothingToRedoError, NothingToSettleError, NothingToUndoError
 from curator.store import consolidate_lock
-from curator.store.base import StoreBase
+from curator.store.base import Move, StoreBase, Written
 from curator.store.records import IN_TRANSITION, AppliedChange, FileStep, JournalState, Side, side
 from curator.safe_replace import appended
 from curator.store.seat_files import write_order
@@ -102,11 +102,12 @@ class History(StoreBase):
             self._collect_blobs()
             return entry
 
-    def _plan_restore(self, entry: AppliedChange, *, to_before: bool, interrupted: bool) -> list:
+    def _plan_restore(self, entry: AppliedChange, *, to_before: bool, interrupted: bool) -> list[Move]:
         """The (name, old, new) moves that bring every file of ``entry`` to one side, in write
         order; files already there are left alone. A file at neither side is refused, except, for
         an interrupted change, one that is a side plus text appended since (the append is kept)."""
-        moves, conflicts = [], []
+        moves: list[tuple[str, bytes | None, str | None]] = []  # (name, bytes now, sha256 wanted)
+        conflicts: list[str] = []
         for name, step in entry.files.items():
             want, other = (step.before, step.after) if to_before else (step.after, step.before)
             data, now = self._current(name)
@@ -133,7 +134,7 @@ class History(StoreBase):
         # Read every blob before writing anything, so a missing blob cannot leave half a restore.
         return write_order([(name, old, self._get_blob(sha)) for name, old, sha in moves])
 
-    def _with_written(self, entry: AppliedChange, written: dict, *, to_before: bool) -> AppliedChange:
+    def _with_written(self, entry: AppliedChange, written: Written, *, to_before: bool) -> AppliedChange:
         """``entry`` with its steps following what was really written when appends were carried."""
         steps = dict(entry.files)
         for name, (replaced, wrote) in written.items():

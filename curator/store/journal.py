@@ -7,7 +7,7 @@ from pathlib import Path
 
 from curator import fsio
 from curator.errors import InputError, SaveError, from_os_error
-from curator.store.base import StoreBase
+from curator.store.base import JournalLists, StoreBase
 from curator.store.records import AppliedChange
 from curator.store.seat_files import absent
 
@@ -15,7 +15,7 @@ JOURNAL_VERSION = 1
 MAX_HISTORY = 200  # oldest undo entries are forgotten beyond this; their blobs are collected
 
 
-def parse_journal(raw: bytes, memory_dir: Path, path: Path) -> tuple[list[AppliedChange], list[AppliedChange]]:
+def parse_journal(raw: bytes, memory_dir: Path, path: Path) -> JournalLists:
     try:
         data = json.loads(raw)
         if data.get("version") != JOURNAL_VERSION:

@@ -50,22 +50,22 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
     in place (``Artifact.repair``) is written the same way. Any other DIVERGENT file still refuses
     the whole run."""
     if plans is not None:
-        fresh = keep_by_hand(fleet, refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter)
-                                                          for p in plans]))
+        fresh = keep_by_hand(fleet, refuse_shared(fleet, [plan_resident(fleet, p.planned_resident,
+                                                                        interpreter=p.interpreter) for p in plans]))
     else:
         fresh = plan_fleet(fleet, resident_id, interpreter=interpreter)
-    for art in (a for p in fresh for a in p.divergent() if repair and a.repair is not None):
-        art.adoption = art.repair  # written like an adoption: planned bytes re-checked, exchanged, verified
+    for fixable in (a for p in fresh for a in p.divergent() if repair and a.repair is not None):
+        fixable.adoption = fixable.repair  # written like an adoption: planned bytes re-checked, exchanged, verified
     blocking = [a for p in fresh for a in p.divergent() if not ((adopt or repair) and a.adoption is not None)]
     if blocking:
         raise divergent_error(fresh, only=blocking)
     pending = [art for plan in fresh for art in plan.artifacts if art.status == PENDING]
     adopting = [art for plan in fresh for art in plan.artifacts if art.status == DIVERGENT]
-    for art in pending:
-        art.emitted.content  # render (and schema-check) everything before the first write
+    for to_create in pending:
+        to_create.planned.content  # render (and schema-check) everything before the first write
     remove_dead_temps_of(fresh)
     written: list[Artifact] = []
-    art = None
+    art: Artifact | None = None
     try:
         for art in adopting:
             _adopt(art)
@@ -81,7 +81,7 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
             where = err.filename or (art.path if art is not None else None)
             raise from_os_error(err, "cannot write", path=where, cls=PreparationError) from None
         raise
-    after = keep_by_hand(fleet, refuse_shared(fleet, [plan_resident(fleet, p.resident, interpreter=p.interpreter)
+    after = keep_by_hand(fleet, refuse_shared(fleet, [plan_resident(fleet, p.planned_resident, interpreter=p.interpreter)
                                                       for p in fresh]))
     if any(p.divergent() for p in after):
         # Something moved while this run wrote (another writer, a racing provision): never report
@@ -96,23 +96,25 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
     for plan in after:  # report what this run wrote as CREATED / ADOPTED, as the reference composer does
         for art in plan.artifacts:
             if art.path in born and art.status == MATCH:
-                if isinstance(born[art.path].adoption, Repair):
-                    art.repair = born[art.path].adoption  # what was written, for the report
-                    keys = ", ".join(art.repair.added_keys)
+                wrote = born[art.path].adoption
+                if isinstance(wrote, Repair):
+                    art.repair = wrote  # what was written, for the report
+                    keys = ", ".join(wrote.added_keys)
                     art.status, art.reason = REPAIRED, f"repaired now: rewrote {keys}, kept the rest of the file"
-                elif born[art.path].adoption is not None:
-                    art.adoption = born[art.path].adoption  # what was written, for the report
-                    keys = ", ".join(art.adoption.added_keys)
+                elif wrote is not None:
+                    art.adoption = wrote  # what was written, for the report
+                    keys = ", ".join(wrote.added_keys)
                     art.status, art.reason = ADOPTED, f"adopted now: added {keys}, kept the rest of the file"
                 else:
-                    art.status, art.reason = CREATED, f"created now (mode {art.emitted.mode:04o})"
+                    art.status, art.reason = CREATED, f"created now (mode {art.planned.mode:04o})"
     return after
 
 
 def repair_file(fleet: Fleet, plan: ResidentPlan, path: Path) -> Artifact:
     """Repair one file of ``plan``'s seat in place (its owned values only), re-planned first and
     written like ``provision --repair`` writes it: planned bytes re-checked, exchanged, verified."""
-    fresh = keep_by_hand(fleet, refuse_shared(fleet, [plan_resident(fleet, plan.resident, interpreter=plan.interpreter)]))
+    fresh = keep_by_hand(fleet, refuse_shared(fleet, [plan_resident(fleet, plan.planned_resident,
+                                                                    interpreter=plan.interpreter)]))
     art = next((a for a in fresh[0].artifacts if a.path == path and a.status == DIVERGENT and a.repair), None)
     if art is None:
         raise PreparationError("is not repairable now: re-plan to see why", path=path)
@@ -149,7 +151,7 @@ def _undo_written(written: list[Artifact]) -> list[Path]:
     since: it is kept (never lose text). Returns the kept paths."""
     kept = []
     for art in reversed(written):
-        ours = art.adoption.after if art.adoption is not None else art.emitted.content
+        ours = art.adoption.after if art.adoption is not None else art.planned.content
         before = art.adoption.before if art.adoption is not None else None
         try:
             safe_replace.replace(art.path, ours, before, keep_tag="divergent")
@@ -161,7 +163,9 @@ def _undo_written(written: list[Artifact]) -> list[Path]:
 def _adopt(art: Artifact) -> None:
     """Write one adoption through the guarded replace: the file must still hold the bytes it was
     planned from, right before the rename too, and must hold the adopted bytes after it."""
-    item, plan = art.emitted, art.adoption
+    item, plan = art.planned, art.adoption
+    if plan is None:
+        raise PreparationError("has no adoption planned: re-plan to see why", path=art.path)
     problem, _ = path_problem(item.root, art.path)
     if problem:
         raise DivergentError(f"{art.path}: {problem}; nothing more was written", path=art.path)
@@ -181,7 +185,7 @@ def _adopt(art: Artifact) -> None:
 
 def _create(art: Artifact) -> bool:
     """Create one pending file with exclusive create; False if someone else created it first."""
-    item = art.emitted
+    item = art.planned
     content = item.content
     _make_parents(item.root, art.path.parent)
     problem, _ = path_problem(item.root, art.path)  # re-check: a symlink may have appeared meanwhile

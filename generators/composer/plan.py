@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from curator.errors import CuratorError
 from curator.fsio import MAX_READ_BYTES
@@ -46,7 +48,7 @@ class Artifact:
     # Other residents whose fleet-owned file this same file on disk is (a manifest problem).
     shared_with: tuple[str, ...] = field(default=(), repr=False, compare=False)
     # ("file", st_dev, st_ino) of a fleet file the plan found (from the lstat it made anyway).
-    found_id: tuple | None = field(default=None, repr=False, compare=False)
+    found_id: tuple[str, int, int] | None = field(default=None, repr=False, compare=False)
     # A DIVERGENT file whose owned keys are only absent: what `provision --adopt` would write
     # (on an ADOPTED file: what it wrote).
     adoption: adoption.Adoption | None = field(default=None, repr=False, compare=False)
@@ -56,13 +58,20 @@ class Artifact:
     differing: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     @property
+    def planned(self) -> EmittedFile:
+        """The file the fleet would write here; every artifact a plan makes carries it."""
+        if self.emitted is None:
+            raise PreparationError("carries no emitted file; plan it with plan_resident()", path=self.path)
+        return self.emitted
+
+    @property
     def roles(self) -> tuple[str, ...]:
         """What the file is for (``emission.CONVERGENCE_ROLES``): the fleet panel's columns."""
         if self.emitted is not None:
             return self.emitted.roles
         return (emission.ROLE_BEARER,) if self.owner == emission.BEARER else (self.path.name,)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"path": str(self.path), "owner": self.owner, "status": self.status,
                 "owned_keys": list(self.owned_keys), "reason": self.reason, "diff": self.diff,
                 "adoptable": self.adoption is not None and self.status == DIVERGENT,
@@ -84,6 +93,13 @@ class ResidentPlan:
     interpreter: str | None = field(default=None, repr=False, compare=False)
 
     @property
+    def planned_resident(self) -> Resident:
+        """The resident this plan was made for; a plan built by ``plan_resident`` always knows it."""
+        if self.resident is None:
+            raise PreparationError("this plan carries no fleet/resident; build it with plan_resident()")
+        return self.resident
+
+    @property
     def status(self) -> ArtifactStatus:
         """The worst artifact status (the order of STATUSES)."""
         statuses = {a.status for a in self.artifacts}
@@ -92,7 +108,7 @@ class ResidentPlan:
     def divergent(self) -> list[Artifact]:
         return [a for a in self.artifacts if a.status == DIVERGENT]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"agent_id": self.agent_id, "harness": self.harness, "instance_home": str(self.instance_home),
                 "memory_dir": str(self.memory_dir), "repo": str(self.repo),
                 "artifacts": [a.to_json() for a in self.artifacts]}
@@ -153,6 +169,7 @@ def refuse_shared(fleet: Fleet, plans: list[ResidentPlan]) -> list[ResidentPlan]
     # `is not`: the emitters hand the fleet's own instance_root object to every seat-home file (and
     # comparing Paths by value costs more than this whole check); a file that slips through is only
     # looked at needlessly.
+    entries: list[tuple[str, Path, Artifact | None, Hashable | None]]
     entries = [(plan.agent_id, art.path, art, art.found_id) for plan in plans for art in plan.artifacts
                if art.owner is FLEET and art.emitted is not None and art.emitted.root is not root]
     planned = {plan.agent_id for plan in plans}
@@ -189,7 +206,7 @@ def _plan_file(item: EmittedFile, prefix: str, walk: Walk | None = None) -> Arti
     problem, at, found_stat = inspect_stat(item.root, item.path, walk)
     if problem:
         return Artifact(item.path, item.owner, DIVERGENT, owned, problem, emitted=item, unsafe_at=at)
-    if found_stat is None:
+    if not isinstance(found_stat, os.stat_result):  # absent (the marker comes only with a problem)
         return Artifact(item.path, item.owner, PENDING, owned, f"absent: will be created (mode {item.mode:04o})",
                         emitted=item)
     if item.convergence == CREATE_ONLY:
@@ -236,6 +253,7 @@ def _compare(item: EmittedFile, found: bytes, prefix: str,
         actual = project(item.convergence, found, prefix)
     except InvalidOwnedFile as err:
         return DIVERGENT, err.reason, "", owned
+    assert expected is not None  # a file compared by projection has an expected one (emission.EmittedFile)
     changed = differing_keys(expected, actual)
     if not changed:
         return MATCH, OWNED_MATCH, "", owned

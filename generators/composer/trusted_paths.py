@@ -79,12 +79,17 @@ def inspect(root: Path | None, path: Path, walk: Walk | None = None) -> tuple[st
     return problem, at, found is not None
 
 
-def inspect_stat(root: Path | None, path: Path, walk: Walk | None = None):
+# What ``inspect_stat`` found: the file's lstat result, ``_EXISTS`` (a problem on a segment that
+# exists), or None (absent).
+Found = os.stat_result | bool | None
+
+
+def inspect_stat(root: Path | None, path: Path, walk: Walk | None = None) -> tuple[str | None, Path | None, Found]:
     """(problem, segment at fault, the file's lstat result or None when it is absent).
     On a problem the third item is a truthy marker when the faulty segment exists."""
-    path_s, chain, problem = _lexical(root, path)
-    if problem:
-        return problem[0], problem[1], None  # nothing was looked at on disk
+    path_s, chain, named = _lexical(root, path)
+    if named:
+        return named[0], named[1], None  # nothing was looked at on disk
     if chain and (walk is None or chain[-1] not in walk.verified):
         problem, at, complete = _walk_parents(chain, walk)
         if problem:
@@ -101,8 +106,8 @@ def inspect_stat(root: Path | None, path: Path, walk: Walk | None = None):
         return f"cannot inspect {path_s}: {err.strerror}", Path(path_s), None
     if chain is None or stat.S_ISREG(found.st_mode):
         return None, None, found
-    problem, at, _ = _wrong_kind(path_s, found.st_mode, directory=False)
-    return problem, at, _EXISTS
+    wrong = _wrong_kind(path_s, found.st_mode, directory=False)  # not a regular file: always a problem
+    return (wrong[0], wrong[1], _EXISTS) if wrong else (None, None, found)
 
 
 _EXISTS = True  # stands in for a stat result where only existence matters
@@ -112,7 +117,7 @@ def _walk_parents(chain: tuple[str, ...], walk: Walk | None) -> tuple[str | None
     """Check every segment from below the root down to the parent: each must be a directory, none a
     symlink. Returns (problem, segment at fault, whether the whole chain exists)."""
     modes = walk.modes if walk is not None else None
-    verified = walk.verified if walk is not None else ()
+    verified: set[str] | tuple[()] = walk.verified if walk is not None else ()
     for current in chain:
         if current in verified:  # a real directory, and so is everything above it (this call)
             continue
@@ -131,7 +136,7 @@ def _walk_parents(chain: tuple[str, ...], walk: Walk | None) -> tuple[str | None
             if problem:
                 return problem
     if walk is not None:
-        verified.update(chain)  # each of them has a verified chain of its own
+        walk.verified.update(chain)  # each of them has a verified chain of its own
     return None, None, True
 
 
