@@ -3,21 +3,46 @@ under us resolved (reload / keep mine / diff), and leaving with unsaved edits as
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Protocol
+
 from curator.change import Change
 from curator.constants import ARCHIVE_NAME, INDEX_NAME
 from curator.errors import ConflictError, CuratorError, NothingToChangeError
 from curator.meter import measure
+from curator.screens.index.disk import DiskSignature
+from curator.screens.index.host import ScreenParts
 from curator.widgets.messages import ChangeApplied, DiskState
+
+Then = Callable[[], object]  # what a save was for (quit, back to the fleet…): runs once the text is on disk
+
+
+class SaveHost(ScreenParts, Protocol):
+    """What the save flow uses of the screen: its own steps, and the disk watch's."""
+
+    _disk_seen: DiskSignature | None
+
+    def save_now(self) -> None: ...
+    def save(self, *, overwrite: bool = False, then: Then | None = None) -> bool: ...
+    def warn_readded_archive_entries(self, before: str) -> None: ...
+    def resolve_conflict(self, choice: str | None, then: Then | None = None) -> None: ...
+    def show_conflict_diff(self, then: Then | None = None) -> None: ...
+    def after_typed_keys(self, then: Then) -> None: ...
+    def disk_signature(self) -> DiskSignature: ...
+    def show_disk_text(self, text: str, *, keep_place: bool = False) -> None: ...
+    def reload(self) -> None: ...
 
 
 class SaveFlow:
     """Mixed into ``IndexScreen``: saving, conflicts and unsaved edits."""
 
+    _disk_seen: DiskSignature | None  # set after a save; an annotation only (the screen's __init__ gives it)
+
     # == saving and conflicts =====================================================================
-    def action_save(self) -> None:
+    def action_save(self: SaveHost) -> None:
         self.after_typed_keys(self.save_now)
 
-    def save_now(self) -> None:
+    def save_now(self: SaveHost) -> None:
         if self.store is None:
             self.app.notify("No seat is open; nothing to save.", severity="error")
         elif not self.dirty and self.disk_signature() != DiskState.GONE:
@@ -25,7 +50,7 @@ class SaveFlow:
         else:
             self.save()
 
-    def save(self, *, overwrite: bool = False, then=None) -> bool:
+    def save(self: SaveHost, *, overwrite: bool = False, then: Then | None = None) -> bool:
         """Write the editor's text through the store; True when it is on disk. A file that vanished is
         recreated; one changed under us asks reload / keep mine / diff. ``then`` (what the save was
         for: quit, back to the fleet…) runs once the text is on disk, also when that is after the
@@ -33,6 +58,7 @@ class SaveFlow:
         new = self.editor_bytes()
         old = self.editor.saved_text.encode("utf-8", "surrogateescape")
         change = Change(f"edit {INDEX_NAME}", {INDEX_NAME: new}, bytes_saved=len(old) - len(new), kind="edit")
+        assert self.store is not None  # save_now checks it; leaving a never-opened seat with edits still fails here
         try:
             if overwrite or self.disk_signature() == DiskState.GONE:
                 self.store.reload()  # the disk version (or its absence) becomes the baseline; the journal keeps it
@@ -66,7 +92,7 @@ class SaveFlow:
             then()
         return True
 
-    def warn_readded_archive_entries(self, before: str) -> None:
+    def warn_readded_archive_entries(self: SaveHost, before: str) -> None:
         """Saving text that brings back an entry also kept in ARCHIVE.md: say so (a restore would add
         a second copy)."""
         from curator.index_model import parse_index
@@ -90,7 +116,7 @@ class SaveFlow:
                             "Archive it again or remove it from ARCHIVE.md; restoring it would add another copy.",
                             title="Entry in both files", severity="warning", markup=False, timeout=12)
 
-    def resolve_conflict(self, choice: str | None, then=None) -> None:
+    def resolve_conflict(self: SaveHost, choice: str | None, then: Then | None = None) -> None:
         """``then``: what the save was for; it goes ahead only when keep mine has written the text
         (reload and cancel stay here, the user sees what is now in the editor)."""
         if choice == "reload":
@@ -103,12 +129,13 @@ class SaveFlow:
             self.set_status(f"Not saved: the file on disk changed. {self.key('index.save')} to decide again.",
                             "$warning")
 
-    def show_conflict_diff(self, then=None) -> None:
+    def show_conflict_diff(self: SaveHost, then: Then | None = None) -> None:
         import difflib
 
         from curator.fsio import read_bytes
         from curator.screens.dialogs import ConflictDialog, DiffDialog
 
+        assert self.store is not None  # shown after a conflict the store reported
         try:  # a display read: never the store's, which would make the disk version the baseline
             disk = read_bytes(self.store.path_of(INDEX_NAME)).decode("utf-8", "surrogateescape")
         except CuratorError as err:
@@ -125,7 +152,7 @@ class SaveFlow:
         self.app.push_screen(DiffDialog(f"{INDEX_NAME}: on disk → in the editor", diff), back)
 
     # == leaving with unsaved edits ===============================================================
-    def confirm_leaving(self, leaving: str, then) -> None:
+    def confirm_leaving(self: SaveHost, leaving: str, then: Then) -> None:
         """Run ``then`` now if nothing is unsaved; else ask save / discard / cancel first."""
         if not self.dirty:
             then()

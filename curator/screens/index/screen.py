@@ -19,14 +19,18 @@ full analysis runs debounced in a thread worker.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Static
 
 from curator.keys import REGISTRY, display_keys, effective_keys
@@ -45,6 +49,18 @@ from curator.widgets.messages import AnalysisReady, ChangeApplied, DiskState
 from curator.widgets.status_line import STALE_AFTER, StatusLine
 from curator.widgets.verbatim import verbatim
 
+if TYPE_CHECKING:
+    from textual import getters
+
+    from curator.analysis import Analysis
+    from curator.pointers import PointerReport
+    from curator.screens.index.disk import DiskSignature
+    from curator.screens.index.host import SeatApp
+    from curator.screens.index.levers import LeverFlows
+    from curator.store import InterruptedChange, SeatStore
+    from curator.store.records import AppliedChange
+    from curator.widgets.index_panels import IndexPanels
+
 # The first frame needs only the title, the meter and the editor: the panels (their tables and tabs),
 # the levers and the dialogs are imported when first used, after it is on screen.
 
@@ -53,7 +69,9 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
     HAS_EDITOR = True
     KEY_TARGETS = ("index", "seat", "editor", "panels", "entries", "merge", "trim", "archive", "archive_search")
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
-    BINDINGS = bindings("index") + bindings("seat")
+    BINDINGS: ClassVar[list[BindingType]] = [*bindings("index"), *bindings("seat")]
+    if TYPE_CHECKING:
+        app = getters.app(SeatApp)  # the curator's app (curator/app.py sits above the screens)
 
     def __init__(self, memory_dir: Path, *, resident_id: str | None = None, profile: str | None = None,
                  limits: Limits = Limits(), focus_panels: bool = False, kind: str = ""):
@@ -68,10 +86,11 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         # screen just left (its q, its letters) never types into MEMORY.md; F2 goes to the editor.
         self.focus_panels = focus_panels
         if focus_panels:
-            self.AUTO_FOCUS = ""  # Textual would focus the first focusable widget: the editor
+            # Textual would focus the first focusable widget: the editor. It reads AUTO_FOCUS through the instance.
+            self.AUTO_FOCUS = ""  # type: ignore[misc]  # declared a ClassVar by Textual; this screen sets its own
         self.limits = limits
-        self.store = None
-        self.analysis = None  # the last curator.analysis.Analysis shown
+        self.store: SeatStore | None = None
+        self.analysis: Analysis | None = None  # the last analysis shown
         # The panels mount after the first frame; until ``mount_panels`` has awaited them all, nothing
         # may query them. An analysis finishing before then is held and shown once they exist.
         self.panels_ready = False
@@ -80,11 +99,11 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         self._requested = b""  # editor bytes the last analysis was started on
         self._analysed: bytes | None = None  # editor bytes whose analysis was last shown (or failed)
         self._last_edit = 0.0  # monotonic time of the last keystroke
-        self._disk_seen: tuple | str | None = None  # MEMORY.md as last loaded / saved: see disk_signature
+        self._disk_seen: DiskSignature | None = None  # MEMORY.md as last loaded / saved: see disk_signature
         self._find_text = ""
         self._history = (False, False)  # (can undo, can redo) a change, read from the journal after each write
-        self._journal: list = []  # the store's history() as last read: the History panel and the footer
-        self.interrupted = None  # curator.store.InterruptedChange the journal shows, or None
+        self._journal: list[AppliedChange] = []  # the store's history() as last read: the History panel and the footer
+        self.interrupted: InterruptedChange | None = None  # the change the journal shows half-way, or None
 
     # == layout ====================================================================================
     def compose(self) -> ComposeResult:
@@ -149,7 +168,7 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
             return self.store is not None and (self.dirty or self._disk_seen == DiskState.GONE)
         return True
 
-    def footer_label(self, binding) -> str | None:
+    def footer_label(self, binding: Binding) -> str | None:
         """The footer's word for ``binding`` here: the next undo and redo by name, and "" to leave out a
         key that has nothing to act on now (pressed anyway, it says so)."""
         if binding.id == "index.undo_change":
@@ -159,7 +178,9 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         if binding.action == "settle_as_is" and self.interrupted is None:
             return ""
         if binding.id == "archive.restore" and self.panels_ready:
-            table = self.query_one("#archive-table")
+            from curator.widgets.archive_panel import ArchiveTable
+
+            table = self.query_one("#archive-table", ArchiveTable)
             return "" if not table.hits else None
         return None
 
@@ -176,20 +197,22 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         return self.query_one("#editor", IndexEditor)
 
     @property
-    def panels(self):
+    def panels(self) -> IndexPanels:
         """The ``IndexPanels`` (mounted after the first frame)."""
-        return self.query_one("#panels")
+        from curator.widgets.index_panels import IndexPanels
+
+        return self.query_one("#panels", IndexPanels)
 
     @property
-    def levers(self):
+    def levers(self) -> LeverFlows:
         """The lever flows (``LeverFlows``), made on first use."""
         if self._levers is None:
             from curator.screens.index.levers import LeverFlows
 
-            self._levers = LeverFlows(self)
+            self._levers = LeverFlows(self)  # type: ignore[arg-type]  # LeverHost.query_one is one Any signature, not Textual's overloads
         return self._levers
 
-    _levers = None
+    _levers: LeverFlows | None = None
 
     @property
     def dirty(self) -> bool:
@@ -202,7 +225,7 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         stack = self.app.screen_stack
         return self in stack and stack.index(self) > 0 and self.app.fleet_path is not None
 
-    def node_for_target(self, target: str):
+    def node_for_target(self, target: str) -> Widget:
         """The widget a registry target's own actions run on (the palette asks)."""
         ids = {"editor": "#editor", "entries": "#entries-table", "merge": "#merge-table", "trim": "#trim-table",
                "archive": "#archive-table", "archive_search": "#archive-search"}
@@ -336,11 +359,13 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         self._requested = result.raw
         self.on_analysis_ready(result)
         if self.panels_ready:
-            self.query_one("#archive-panel").refresh_hits()
+            from curator.widgets.archive_panel import ArchivePanel
+
+            self.query_one("#archive-panel", ArchivePanel).refresh_hits()
             if result.analysis is not None:
                 self.flag_new_pointer_problems(before, result.analysis.pointers)
 
-    def flag_new_pointer_problems(self, before, after) -> None:
+    def flag_new_pointer_problems(self, before: PointerReport | None, after: PointerReport) -> None:
         """Problems the last write introduced: switch to the Pointers panel and say so."""
         old_orphans = set(before.orphans) if before else set()
         old_dangling = {(d.file, d.target) for d in before.dangling} if before else set()
@@ -368,7 +393,7 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         """q on the first screen, outside text: quit (asking about unsaved edits first)."""
         await self.app.action_quit()
 
-    def after_typed_keys(self, then) -> None:
+    def after_typed_keys(self, then: Callable[[], object]) -> None:
         """Run ``then`` once the editor has handled the keys already sent to it. ctrl+s and ctrl+r are
         priority keys, run as they arrive: a letter typed just before them (one read, or typed ahead
         while the app is busy) may still wait in the editor's queue, and the save would miss it or
