@@ -16,7 +16,7 @@ from curator.screens.preview import PreviewScreen
 from curator.widgets.index_editor import IndexEditor
 from curator.widgets.merge_panel import MergeTable
 from curator.widgets.panel_table import PanelTable
-from tests.support.app import make_divergent, settle, write_example_fleet, write_seat, fleet_seat, footer_keys, highlight_entry
+from tests.support.app import make_divergent, settle, write_example_fleet, write_seat, fleet_seat, footer_keys, highlight_entry, notes
 SIZE = (120, 36)
 
 
@@ -265,3 +265,23 @@ async def test_q_closes_the_fleet_panels_dialogs(tmp_path):
             await settle(app, pilot)
             assert app.screen is fleet and app.return_code is None
     assert divergent.exists()  # not set aside
+
+
+async def test_leaving_a_seat_that_never_opened_with_save_keeps_the_text_and_says_so(tmp_path):
+    """The state dir cannot be made (a file stands in its way): the seat never opens. Typing, then q and
+    "save" must not crash: nothing is written, the text stays in the editor and the app stays."""
+    seat = write_seat(tmp_path / "memory")
+    before = (seat / "MEMORY.md").read_bytes()
+    (tmp_path / "blocker").write_text("a file, not a dir\n")
+    app = CuratorApp(seat, state_dir=tmp_path / "blocker" / "state")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("x", "f2", "q")
+        await settle(app, pilot)
+        assert isinstance(app.screen, UnsavedDialog)
+        await pilot.press("s")
+        await settle(app, pilot)
+        assert app.return_code is None and isinstance(app.screen, IndexScreen)
+        assert "x" in app.screen.query_one(IndexEditor).text
+        assert "nothing was written" in notes(app)
+    assert (seat / "MEMORY.md").read_bytes() == before

@@ -55,10 +55,13 @@ class SaveFlow:
         recreated; one changed under us asks reload / keep mine / diff. ``then`` (what the save was
         for: quit, back to the fleet…) runs once the text is on disk, also when that is after the
         conflict dialog's keep mine."""
+        if self.store is None:  # the seat never opened (its error was shown): keep the text, write nothing
+            self.app.notify("The seat could not be opened, so nothing was written; your text is still in the "
+                            "editor.", title="Not saved", severity="error", markup=False, timeout=10)
+            return False
         new = self.editor_bytes()
         old = self.editor.saved_text.encode("utf-8", "surrogateescape")
         change = Change(f"edit {INDEX_NAME}", {INDEX_NAME: new}, bytes_saved=len(old) - len(new), kind="edit")
-        assert self.store is not None  # save_now checks it; leaving a never-opened seat with edits still fails here
         try:
             if overwrite or self.disk_signature() == DiskState.GONE:
                 self.store.reload()  # the disk version (or its absence) becomes the baseline; the journal keeps it
