@@ -22,7 +22,7 @@ import secrets
 import stat
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Literal
 
 from curator.errors import InputError, from_os_error
 from curator.stop_points import STOP_ENV, stop_point  # noqa: F401 (re-exported: tests name them here)
@@ -71,7 +71,7 @@ def atomic_write(path: str | Path, data: bytes, *, mode: int | None = None) -> N
 # renameat2(2)'s flag that swaps two names atomically (Linux 3.15+, most local file systems).
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
-_renameat2 = None
+_renameat2: Callable[..., int] | Literal[False] | None = None  # None: not looked up yet
 
 
 def swap(tmp_name: str | Path, path: str | Path) -> bool:
@@ -124,7 +124,7 @@ def wait_until_no_writers(handle: io.FileIO, timeout: float | None = None) -> bo
         return True
 
 
-def _load_renameat2():
+def _load_renameat2() -> Callable[..., int] | Literal[False]:
     try:
         import ctypes
 
@@ -188,7 +188,7 @@ class TempFile(str):
     def __enter__(self) -> "TempFile":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.release()
 
     def __del__(self) -> None:
@@ -270,7 +270,7 @@ def remove_dead_temps(directory: Path, targets: dict[str, bytes | None]) -> list
     temp file must hold to go) left in ``directory``; returns their names. Only names of this
     module's own pattern, only regular files, only ones no live writer holds, and only while the
     name still names the very file found dead (a live writer may have renamed it since)."""
-    removed = []
+    removed: list[str] = []
     try:
         with os.scandir(directory) as items:
             names = [item.name for item in items if item.name.endswith(f".{TEMP_TAG}.tmp")]

@@ -30,6 +30,7 @@ import difflib
 import json
 import tomllib
 from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 
 import tomlkit
@@ -56,6 +57,10 @@ class Adoption:
             self.before.decode("utf-8").splitlines(True), self.after.decode("utf-8").splitlines(True),
             fromfile=f"{self.path} (on disk)", tofile=f"{self.path} (adopted)"))
 
+
+# One owned key to add: its path in the document, the fleet's value, and whether the key owns entries
+# of an array (the value then lists the entries to append) rather than the whole value.
+Insert = tuple[tuple[str, ...], object, bool]
 
 MAX_BYTES = 1_000_000  # a config file past this is not edited (hand-written configs are a few KB)
 
@@ -102,7 +107,7 @@ def adopt(path: Path, convergence: str, found: bytes, expected: dict[str, object
         raise NotAdoptable("owned keys already hold other values: " + ", ".join(held), held=True)
     if len(found) > MAX_BYTES:
         raise NotAdoptable(f"{len(found):,} bytes: config files over {MAX_BYTES:,} bytes are not edited")
-    inserts = [(owned_path(key), expected[key], owns_entries(key)) for key in changed]
+    inserts: list[Insert] = [(owned_path(key), expected[key], owns_entries(key)) for key in changed]
     kind = _format(path)
     try:
         text = found.decode("utf-8")
@@ -129,7 +134,8 @@ def _format(path: Path) -> str:
 # ------------------------------------------------------------------------------------------ proof
 
 
-def _prove(kind, convergence, text, new_text, after, inserts, expected, prefix) -> None:
+def _prove(kind: str, convergence: str, text: str, new_text: str, after: bytes, inserts: list[Insert],
+           expected: dict[str, object], prefix: str) -> None:
     loads = tomllib.loads if kind == "toml" else loads_jsonc
     try:
         old_doc, new_doc = loads(text), loads(new_text)
@@ -153,7 +159,7 @@ def _is_subsequence(old: str, new: str) -> bool:
     return all(char in remaining for char in old)
 
 
-def _remove(doc: dict, path: tuple[str, ...], appended: list | None = None) -> None:
+def _remove(doc: dict, path: tuple[str, ...], appended: object = None) -> None:
     """Take an added key out, or with ``appended`` the entries appended at the end of its array."""
     for part in path[:-1]:
         doc = doc[part]
@@ -161,6 +167,7 @@ def _remove(doc: dict, path: tuple[str, ...], appended: list | None = None) -> N
         del doc[path[-1]]
         return
     array = doc[path[-1]]
+    assert isinstance(appended, list)  # the value of a key that owns entries lists them
     if not appended or array[len(array) - len(appended):] != appended:
         raise NotAdoptable("the edit would not end the array with the owned entries")
     del array[len(array) - len(appended):]
@@ -170,7 +177,7 @@ def _has(doc: dict, path: tuple[str, ...]) -> bool:
     return path[-1] in _at(doc, path[:-1])
 
 
-def _prune_empty(doc: dict, old: dict, inserts) -> dict:
+def _prune_empty(doc: dict, old: dict, inserts: list[Insert]) -> dict:
     """Drop the parent tables the adoption created (empty once its keys are removed)."""
     for path, *_ in inserts:
         for size in range(len(path) - 1, 0, -1):
@@ -189,7 +196,7 @@ def _at(doc: object, path: tuple[str, ...]) -> dict:
 # ------------------------------------------------------------------------------------------- TOML
 
 
-def _toml_adopt(text: str, inserts) -> str:
+def _toml_adopt(text: str, inserts: list[Insert]) -> str:
     doc = tomlkit.parse(text)
     for path, value, entries in inserts:
         container = doc
@@ -208,7 +215,7 @@ def _toml_adopt(text: str, inserts) -> str:
 # The text is scanned by generators.jsonc_scan; these splice the new members into it.
 
 
-def _json_adopt(text: str, inserts) -> str:
+def _json_adopt(text: str, inserts: list[Insert]) -> str:
     scan = _Scan(text)
     newline = "\r\n" if "\r\n" in text else "\n"
     top = scan.skip(0)
@@ -232,16 +239,17 @@ def _json_adopt(text: str, inserts) -> str:
                 if text[match[0][2]] != "[":
                     raise NotAdoptable(f"{'.'.join(path)} is not an array")
                 elements, close = scan.elements(match[0][2])
+                assert isinstance(value, list)  # the value of a key that owns entries lists them
                 spliced += _insertions(scan, match[0][2], elements, close, [(None, v) for v in value], newline)
                 break
             if text[match[0][2]] != "{":
                 raise NotAdoptable(f"{'.'.join(path[:depth + 1])} is not an object")
             members = scan.members(match[0][2])[0]
     # Splice from the end of the text backwards, so earlier offsets stay valid.
-    for parent, entries in edits.items():
+    for parent, added in edits.items():
         start = _object_start(scan, top, parent)
         members, close = scan.members(start)
-        spliced += _insertions(scan, start, [(m[1], m[3]) for m in members], close, _merge(entries), newline)
+        spliced += _insertions(scan, start, [(m[1], m[3]) for m in members], close, _merge(added), newline)
     out = text
     for at, insertion in sorted(spliced, key=lambda item: item[0], reverse=True):
         out = out[:at] + insertion + out[at:]
@@ -258,8 +266,9 @@ def _merge(entries: list[tuple[str, object]]) -> list[tuple[str, object]]:
     """Entries for one object, with new parents that several keys share merged into one member."""
     merged: dict[str, object] = {}
     for key, value in entries:
-        if key in merged and isinstance(merged[key], dict) and isinstance(value, dict):
-            merged[key] = {**merged[key], **value}
+        previous = merged.get(key)
+        if key in merged and isinstance(previous, dict) and isinstance(value, dict):
+            merged[key] = {**previous, **value}
         else:
             merged[key] = value
     return list(merged.items())
@@ -301,7 +310,8 @@ def _line_end(text: str, at: int) -> int:
     return i if i >= len(text) or text[i] == "\n" else at
 
 
-def _insertions(scan: _Scan, start: int, items: list[tuple[int, int]], close: int, entries,
+def _insertions(scan: _Scan, start: int, items: list[tuple[int, int]], close: int,
+                entries: Sequence[tuple[str | None, object]],
                 newline: str) -> list[tuple[int, str]]:
     """Where to insert ``entries`` ((key, value), or (None, value) for an array's elements) into the
     object or array at ``start`` whose items span ``items`` ((start, end) each), and the text for each

@@ -135,7 +135,7 @@ register_projector(CLAUDE_MCP, lambda data, prefix: mcp_projection(json_object(d
 
 
 def mcp_data(servers: list[McpServer]) -> dict:
-    entries = {}
+    entries: dict[str, dict[str, object]] = {}
     for server in servers:
         if server.is_remote:
             entries[server.name] = {"type": "http", "url": server.url, "headers": dict(server.headers)}
@@ -171,12 +171,14 @@ def _settings_values(root: Path, agent_id: str, servers: tuple, prefix: str, int
             hook_command(interpreter, guard) if guarded(servers, prefix) else None, auto_dream)
 
 
-def _settings_bytes(*args) -> bytes:
-    return render_json(settings_data(*_settings_values(*args)))
+def _settings_bytes(root: Path, agent_id: str, servers: tuple, prefix: str, interpreter: str, auto_dream: bool) -> bytes:
+    return render_json(settings_data(*_settings_values(root, agent_id, servers, prefix, interpreter, auto_dream)))
 
 
-def _settings_projection(root: Path, agent_id: str, servers: tuple, prefix: str, *rest) -> dict[str, object]:
-    return settings_projection(settings_data(*_settings_values(root, agent_id, servers, prefix, *rest)), prefix)
+def _settings_projection(root: Path, agent_id: str, servers: tuple, prefix: str, interpreter: str,
+                         auto_dream: bool) -> dict[str, object]:
+    values = _settings_values(root, agent_id, servers, prefix, interpreter, auto_dream)
+    return settings_projection(settings_data(*values), prefix)
 
 
 # Every input of a file's bytes and projection is among the arguments, so the description is cached

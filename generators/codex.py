@@ -152,21 +152,22 @@ def _command(root: Path, agent_id: str, interpreter: str) -> str:
     return hook_command(interpreter, layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts))
 
 
-def _config_bytes(root, agent_id, canonical_home, servers, prefix, interpreter) -> bytes:
+def _config_bytes(root: Path, agent_id: str, canonical_home: str, servers: tuple, prefix: str, interpreter: str) -> bytes:
     del prefix
     return config_toml(agent_id, config_data(canonical_home, _command(root, agent_id, interpreter), servers_of(servers)))
 
 
-def _config_owned(root, agent_id, canonical_home, servers, prefix, interpreter) -> dict[str, object]:
+def _config_owned(root: Path, agent_id: str, canonical_home: str, servers: tuple, prefix: str,
+                  interpreter: str) -> dict[str, object]:
     data = config_data(canonical_home, _command(root, agent_id, interpreter), servers_of(servers))
     return config_projection(data, prefix)
 
 
-def _hooks_bytes(root, agent_id, interpreter) -> bytes:
+def _hooks_bytes(root: Path, agent_id: str, interpreter: str) -> bytes:
     return hooks_json(hooks_data(_command(root, agent_id, interpreter)))
 
 
-def _hooks_owned(root, agent_id, interpreter) -> dict[str, object]:
+def _hooks_owned(root: Path, agent_id: str, interpreter: str) -> dict[str, object]:
     return hooks_projection(hooks_data(_command(root, agent_id, interpreter)), "")
 
 

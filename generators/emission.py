@@ -11,6 +11,7 @@ from collections.abc import Callable
 from generators import layout, template
 from generators.script_source import HOOK_SCRIPT, identity_hook
 from generators.errors import UnsupportedError
+from generators.fleet_model import Fleet, McpServer, Resident
 
 
 class Owner(StrEnum):
@@ -124,7 +125,7 @@ def comment_safe(text: str) -> str:
     return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
 
 
-def bearer_emission(fleet, resident, harness: str) -> tuple[Path, list, list[EmittedFile]]:
+def bearer_emission(fleet: Fleet, resident: Resident, harness: str) -> tuple[Path, list[McpServer], list[EmittedFile]]:
     """Checks shared by both emitters, then the four create-only memory files. Returns (home, the
     resident's enabled MCP servers, files).
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import json5
 
 from generators.not_adoptable import NotAdoptable
@@ -14,7 +16,7 @@ class Scan:
     def __init__(self, text: str):
         self.text = text
 
-    def fail(self, at: int):
+    def fail(self, at: int) -> NoReturn:
         raise NotAdoptable(f"cannot place the owned keys (unexpected text at character {at})")
 
     def skip(self, i: int) -> int:

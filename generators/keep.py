@@ -10,21 +10,42 @@ seat's files as they are, so it still reports what a kept file does to loading.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Protocol
+
+from generators.adoption import Adoption
 from generators.artifact_status import ArtifactStatus
-from generators.emission import FLEET
+from generators.emission import FLEET, Owner
 from generators.errors import PreparationError
+from generators.fleet_model import Resident
+from generators.repair import Repair
 
 KEPT = ArtifactStatus.KEPT
 
 
-def matches(path, name: str) -> bool:
+class Keepable(Protocol):
+    """What keeping reads and turns KEPT of a planned artifact (the composer's ``Artifact``, which
+    imports this module)."""
+
+    path: Path
+    owner: Owner
+    status: ArtifactStatus
+    reason: str
+    unsafe_at: Path | None
+    shared_with: tuple[str, ...]
+    adoption: Adoption | None
+    repair: Repair | None
+
+
+def matches(path: Path, name: str) -> bool:
     """``name`` (from the manifest) names ``path``: its file name, or a tail of its path
     (``.kimi-code/mcp.json``)."""
     parts = tuple(part for part in name.split("/") if part)
     return bool(parts) and tuple(path.parts[-len(parts):]) == parts
 
 
-def mark_kept(resident, artifacts, manifest_path=None) -> None:
+def mark_kept(resident: Resident, artifacts: Iterable[Keepable], manifest_path: Path | None = None) -> None:
     """Turn the resident's kept fleet files that exist into KEPT artifacts (in place)."""
     if not resident.keep:
         return

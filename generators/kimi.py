@@ -12,8 +12,10 @@ import json
 import os
 import re
 import sys
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import TypedDict
 
 import tomlkit
 
@@ -34,6 +36,40 @@ GUARD_RELPATH = Path("hooks") / CAP_GUARD_SCRIPT
 GUARD_MATCHER = "Write|Edit"  # kimi-code 2.1.0's write tools: Write {path, content, mode}, Edit {path, old_string, ...}
 HOOK_TIMEOUT = 5
 HOOK_KEYS = ("event", "matcher", "command", "timeout")
+
+
+class KimiHook(TypedDict, total=False):
+    """One [[hooks]] table of config.toml, its keys in the order they are written (event and command
+    always; matcher and timeout when set)."""
+
+    event: str
+    matcher: str
+    command: str
+    timeout: int
+
+
+class KimiRule(TypedDict):
+    decision: str
+    pattern: str
+    scope: str
+
+
+class KimiPermission(TypedDict):
+    rules: list[KimiRule]
+
+
+class KimiConfig(TypedDict):
+    """The fleet-owned content of config.toml as plain values (``config_data``)."""
+
+    default_model: str
+    default_permission_mode: str
+    permission: KimiPermission
+    hooks: list[KimiHook]
+
+
+# What ``_config_dict`` is built from: model, mode, permission patterns, hook command, the fleet's
+# own hooks and the cap guard's command (None: not wired).
+ConfigValues = tuple[str, str, list[str], str, tuple[FleetHook, ...], str | None]
 
 
 def resolve_interpreter(executable: str | None = None) -> str:
@@ -58,7 +94,7 @@ def permission_pattern(server_name: str) -> str:
     return f"mcp__{server_name}__*"  # the name verbatim, hyphens and all
 
 
-def config_data(fleet: Fleet, resident: Resident, hook_path: Path, interpreter: str) -> dict:
+def config_data(fleet: Fleet, resident: Resident, hook_path: Path, interpreter: str) -> KimiConfig:
     """The fleet-owned content of config.toml as plain values (what the projection compares)."""
     servers = fleet.enabled_servers(resident)
     guard_path = hook_path.parent / CAP_GUARD_SCRIPT
@@ -68,14 +104,14 @@ def config_data(fleet: Fleet, resident: Resident, hook_path: Path, interpreter: 
                         fleet.hooks, guard)
 
 
-def guarded(servers, prefix: str) -> bool:
+def guarded(servers: Iterable[McpServer | tuple], prefix: str) -> bool:
     """The cap guard is wired while the seat's own curator server is (servers or their keys)."""
     name = prefix + CURATOR_SERVER
     return any((s.name if isinstance(s, McpServer) else s[0]) == name for s in servers)
 
 
-def _config_dict(model: str, mode: str, patterns, command: str, fleet_hooks: tuple[FleetHook, ...],
-                 guard: str | None = None) -> dict:
+def _config_dict(model: str, mode: str, patterns: Iterable[str], command: str, fleet_hooks: tuple[FleetHook, ...],
+                 guard: str | None = None) -> KimiConfig:
     hooks = [_hook(event, command, None, HOOK_TIMEOUT) for event in ("UserPromptSubmit", "PostCompact")]
     if guard is not None:
         hooks.append(_hook("PreToolUse", guard, GUARD_MATCHER, HOOK_TIMEOUT))
@@ -88,8 +124,8 @@ def _config_dict(model: str, mode: str, patterns, command: str, fleet_hooks: tup
     }
 
 
-def _hook(event: str, command: str, matcher: str | None, timeout: int | None) -> dict:
-    hook = {"event": event}
+def _hook(event: str, command: str, matcher: str | None, timeout: int | None) -> KimiHook:
+    hook: KimiHook = {"event": event}
     if matcher is not None:
         hook["matcher"] = matcher
     hook["command"] = command
@@ -98,7 +134,7 @@ def _hook(event: str, command: str, matcher: str | None, timeout: int | None) ->
     return hook
 
 
-def config_toml(agent_id: str, data: dict) -> bytes:
+def config_toml(agent_id: str, data: KimiConfig) -> bytes:
     """Render ``config_data`` with tomlkit, then check it against kimi-code's schema before anyone
     can write it (an unknown key or event makes kimi-code reject the whole file)."""
     doc = tomlkit.document()
@@ -141,7 +177,7 @@ def _config_template(key: tuple) -> tuple[str, ...] | None:
     return tuple(parts)
 
 
-def seat_config_toml(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple,
+def seat_config_toml(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple[FleetHook, ...],
                      interpreter: str, prefix: str) -> bytes:
     """``config_toml`` of one seat's config data (the arguments of ``_config_file``), through the
     per-fleet template when that is provably the same."""
@@ -162,8 +198,8 @@ def seat_config_toml(root: Path, agent_id: str, model: str, mode: str, servers: 
     return "".join(out).encode("utf-8")
 
 
-def _config_values(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple,
-                   interpreter: str, prefix: str) -> tuple:
+def _config_values(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple[FleetHook, ...],
+                   interpreter: str, prefix: str) -> ConfigValues:
     """What ``_config_dict`` builds one seat's config data from (``config_data``, from the values)."""
     hook_path = layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts)
     guard_path = layout.seat_path(root, agent_id, HARNESS, *GUARD_RELPATH.parts)
@@ -172,15 +208,17 @@ def _config_values(root: Path, agent_id: str, model: str, mode: str, servers: tu
             fleet_hooks, guard)
 
 
-def _config_projection(*args) -> dict[str, object]:
-    return kimi_config_projection(_config_dict(*_config_values(*args)))
+def _config_projection(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple[FleetHook, ...],
+                       interpreter: str, prefix: str) -> dict[str, object]:
+    values = _config_values(root, agent_id, model, mode, servers, fleet_hooks, interpreter, prefix)
+    return kimi_config_projection(_config_dict(*values))
 
 
 # Every input of a fleet file's bytes and projection is among the arguments of these, so the file's
 # description (and, once compared, its rendering) is cached on them like the bearer files: re-planning
 # a settled fleet finds each seat's files already rendered. Only values are cached, never the disk.
 @lru_cache(maxsize=16384)
-def _config_file(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple,
+def _config_file(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple[FleetHook, ...],
                  interpreter: str, prefix: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, "config.toml"), FLEET, KIMI_CONFIG, 0o600, root,
                        seat_config_toml, _config_projection, KIMI_CONFIG_KEYS,
@@ -194,7 +232,7 @@ def _mcp_json_file(root: Path, agent_id: str, servers: tuple, prefix: str) -> Em
                        (servers, prefix))
 
 
-def _aot(rows: list[dict]):
+def _aot(rows: Sequence[Mapping[str, object]]) -> tomlkit.items.AoT:
     aot = tomlkit.aot()
     for row in rows:
         table = tomlkit.table()
@@ -253,8 +291,9 @@ def mcp_data(fleet: Fleet, resident: Resident) -> dict:
 
 
 def _mcp_data(servers: list[McpServer]) -> dict:
-    entries = {}
+    entries: dict[str, dict[str, object]] = {}
     for server in servers:
+        entry: dict[str, object]
         if server.is_remote:
             entry = {"url": server.url, "headers": dict(server.headers), "enabled": True}
         else:

@@ -11,7 +11,7 @@ import re
 import tomllib
 import unicodedata
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, NoReturn, TypeVar, overload
 
 import tomlkit
 from tomlkit.exceptions import ParseError, TOMLKitError
@@ -101,6 +101,9 @@ def _one_line(message: str) -> str:
     return " ".join(message.split())
 
 
+_T = TypeVar("_T")
+
+
 class _Reader:
     """Turns the unwrapped TOML into a Fleet, naming key and line on the first bad value."""
 
@@ -111,7 +114,7 @@ class _Reader:
 
     # -- errors
 
-    def fail(self, where: tuple, message: str, *, unsupported: bool = False):
+    def fail(self, where: tuple, message: str, *, unsupported: bool = False) -> NoReturn:
         line = locate(self.text, where)
         at = f" (line {line})" if line else ""
         cls = UnsupportedError if unsupported else ManifestError
@@ -119,7 +122,16 @@ class _Reader:
 
     # -- typed getters
 
-    def get(self, table: dict, where: tuple, key: str, kind: type | tuple, *, required=False, default=None):
+    @overload
+    def get(self, table: dict, where: tuple, key: str, kind: type[_T], *, required: Literal[True]) -> _T: ...
+    @overload
+    def get(self, table: dict, where: tuple, key: str, kind: type[_T], *, default: _T) -> _T: ...
+    @overload
+    def get(self, table: dict, where: tuple, key: str, kind: type[_T]) -> _T | None: ...
+
+    def get(self, table: dict, where: tuple, key: str, kind: type | tuple[type, ...], *, required: bool = False,
+            default: object = None) -> object:
+        """``table[key]`` if it is a ``kind``; ``default`` if absent (a failure if ``required``)."""
         if key not in table:
             if required:
                 self.fail(where, f"missing required key {key!r}")

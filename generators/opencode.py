@@ -6,6 +6,7 @@ import json
 import re
 from functools import lru_cache
 from json.encoder import encode_basestring  # what json.dumps(..., ensure_ascii=False) escapes strings with
+from collections.abc import Iterable
 from pathlib import Path
 
 from generators import layout, template
@@ -19,7 +20,7 @@ HARNESS = "opencode"
 SCHEMA_URL = "https://opencode.ai/config.json"
 
 
-def _allow_glob(path) -> str:
+def _allow_glob(path: str | Path) -> str:
     return f"{path}/**"
 
 
@@ -30,7 +31,7 @@ def opencode_config(fleet: Fleet, resident: Resident) -> dict:
 
 
 def _mcp(servers: list[McpServer]) -> dict:
-    mcp = {}
+    mcp: dict[str, dict[str, object]] = {}
     for server in servers:
         if server.is_remote:
             mcp[server.name] = {"type": "remote", "url": server.url, "headers": dict(server.headers), "enabled": True}
@@ -40,13 +41,14 @@ def _mcp(servers: list[McpServer]) -> dict:
     return mcp
 
 
-def _config(home, repo, allowed_paths, model: str | None, mcp: dict) -> dict:
+def _config(home: str | Path, repo: str | Path, allowed_paths: Iterable[str | Path], model: str | None,
+            mcp: dict) -> dict:
     memory = f"{home}/memory"
     # "*": "ask" first: the last matching rule wins, so the allows below narrow it.
     external = {"*": "ask", _allow_glob(home): "allow", _allow_glob(repo): "allow"}
     for extra in allowed_paths:
         external[_allow_glob(extra)] = "allow"
-    config = {
+    config: dict[str, object] = {
         "$schema": SCHEMA_URL,
         # Only the two boot files: every entry here costs context on every request.
         "instructions": [f"{memory}/{name}" for name in template.BOOT_FILES],

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 import json5
 
@@ -38,7 +39,7 @@ def key_part(name: str) -> str:
     return json.dumps(name, ensure_ascii=False) if any(c in name for c in '.["]') else name
 
 
-def kimi_config_projection(doc: dict) -> dict[str, object]:
+def kimi_config_projection(doc: Mapping[str, object]) -> dict[str, object]:
     permission = doc.get("permission", {})
     rules = permission.get("rules", ABSENT) if isinstance(permission, dict) else permission
     return {
@@ -71,11 +72,11 @@ def _prefixed(doc: dict, key: str, prefix: str) -> dict[str, object]:
 KIMI_CONFIG_KEYS = tuple(kimi_config_projection({}))
 
 
-def kimi_mcp_keys(names, prefix: str) -> tuple[str, ...]:
+def kimi_mcp_keys(names: Iterable[str], prefix: str) -> tuple[str, ...]:
     return tuple(kimi_mcp_projection({"mcpServers": dict.fromkeys(names)}, prefix))
 
 
-def opencode_keys(names, prefix: str) -> tuple[str, ...]:
+def opencode_keys(names: Iterable[str], prefix: str) -> tuple[str, ...]:
     return tuple(opencode_projection({"mcp": dict.fromkeys(names)}, prefix))
 
 
@@ -112,7 +113,7 @@ def parse_toml(data: bytes) -> dict:
         raise InvalidOwnedFile(f"invalid TOML: {err}") from None
 
 
-def loads_jsonc(text: str):
+def loads_jsonc(text: str) -> Any:  # any JSON value, as json.loads gives it: callers check the shape they need
     """JSON5 semantics, fast: the generated shape (full-line ``//`` header, then plain JSON) parses
     with the C json parser; anything else (inline comments, trailing commas, unquoted keys) goes to
     json5, which is ~1000x slower on these files. JSON is a subset of JSON5, so both agree."""
@@ -146,7 +147,7 @@ def _decode(data: bytes, kind: str, *, utf8_bom_ok: bool = False) -> str:
         raise InvalidOwnedFile(f"invalid {kind}: not UTF-8 (byte {err.start})") from None
 
 
-def json_object(data: bytes, loads) -> dict:
+def json_object(data: bytes, loads: Callable[[str], object]) -> dict:
     """The top-level object of a JSON file, or InvalidOwnedFile."""
     text = _decode(data, "JSON", utf8_bom_ok=loads is loads_jsonc)
     try:

@@ -27,17 +27,22 @@ import difflib
 import json
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import tomlkit
-from tomlkit.items import AoT, Whitespace
+from tomlkit.items import AoT, Item, Key, Table, Whitespace
 
 from generators import adoption
 from generators.adoption import (MAX_BYTES, Adoption, NotAdoptable, _insertions, _line_indent, _Scan, owned_path,
                                  owns_entries)
-from generators.emission import WHOLE_FILE, WHOLE_FILE_KEYS
+from generators.emission import WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile
 from generators.projection import ABSENT, InvalidOwnedFile, differing_keys, loads_jsonc, project
+
+# One owned value to rewrite: its path in the document, the fleet's value, and its owned key.
+Edit = tuple[tuple[str, ...], object, str]
 
 REPAIR_HINT = "`provision --repair` rewrites them in place and keeps the rest of the file"
 
@@ -60,7 +65,7 @@ class NotRepairable(ValueError):
     """Why a file cannot be repaired in place (set it aside instead)."""
 
 
-def offer(item, found: bytes, prefix: str) -> Repair | None:
+def offer(item: EmittedFile, found: bytes, prefix: str) -> Repair | None:
     """The repair of a DIVERGENT fleet file read as ``found``, or None when its owned keys cannot be
     rewritten in place (it does not parse, or the edit cannot be proven)."""
     if item.convergence == WHOLE_FILE:
@@ -90,7 +95,7 @@ def repair(path: Path, convergence: str, found: bytes, expected: dict[str, objec
     kind = adoption._format(path)
     try:
         text = found.decode("utf-8")
-        edits = [(owned_path(key), expected[key], key) for key in held]
+        edits: list[Edit] = [(owned_path(key), expected[key], key) for key in held]
         new_text = _toml_repair(text, edits) if kind == "toml" else _json_repair(text, edits, convergence, prefix)
         after = new_text.encode("utf-8")
         _prove(kind, convergence, text, new_text, held, expected, prefix)
@@ -107,7 +112,8 @@ def repair(path: Path, convergence: str, found: bytes, expected: dict[str, objec
 # ------------------------------------------------------------------------------------------ proof
 
 
-def _prove(kind, convergence, text, new_text, held, expected, prefix) -> None:
+def _prove(kind: str, convergence: str, text: str, new_text: str, held: list[str], expected: dict[str, object],
+           prefix: str) -> None:
     loads = tomllib.loads if kind == "toml" else loads_jsonc
     try:
         old_doc, new_doc = loads(text), loads(new_text)
@@ -126,7 +132,7 @@ def _prove(kind, convergence, text, new_text, held, expected, prefix) -> None:
 def _strip(doc: dict, key: str, kind: str, convergence: str, prefix: str) -> None:
     """Take the owned ``key`` out of a parsed document (its entries only, for an entries key)."""
     path = owned_path(key)
-    parent = doc
+    parent: object = doc
     for part in path[:-1]:
         parent = parent.get(part) if isinstance(parent, dict) else None
     if not isinstance(parent, dict) or path[-1] not in parent:
@@ -143,6 +149,7 @@ def _is_owned(entry: object, key: str, kind: str, convergence: str, prefix: str)
     minimal: object = [entry]
     for part in reversed(owned_path(key)):
         minimal = {part: minimal}
+    assert isinstance(minimal, dict)  # an owned key names at least one part
     data = (tomlkit.dumps(minimal) if kind == "toml" else json.dumps(minimal)).encode("utf-8")
     try:
         return project(convergence, data, prefix).get(key) == [entry]
@@ -157,7 +164,7 @@ def _plain(value: object) -> object:
     return value.unwrap() if hasattr(value, "unwrap") else value
 
 
-def _toml_repair(text: str, edits) -> str:
+def _toml_repair(text: str, edits: list[Edit]) -> str:
     """tomlkit writes new tables with LF: in a file that is CRLF throughout, they get CRLF too."""
     out = _toml_edit(text, edits)
     if "\r\n" in text and "\n" not in text.replace("\r\n", ""):
@@ -165,21 +172,22 @@ def _toml_repair(text: str, edits) -> str:
     return out
 
 
-def _toml_edit(text: str, edits) -> str:
+def _toml_edit(text: str, edits: list[Edit]) -> str:
     doc = tomlkit.parse(text)
     for path, value, key in edits:
         if owns_entries(key):
             raise NotRepairable(f"{key}: owned entries of a TOML array are not repaired in place")
-        container = doc
+        container: dict = doc
         for part in path[:-1]:
-            container = container.get(part)
-            if not isinstance(container, dict):
+            inner = container.get(part)
+            if not isinstance(inner, dict):
                 raise NotRepairable(f"{'.'.join(path[:-1])} is not a table")
+            container = inner
         _toml_set(container, path[-1], value)
     return tomlkit.dumps(doc)
 
 
-def _toml_set(container, key: str, value: object) -> None:
+def _toml_set(container: dict, key: str, value: object) -> None:
     """Give ``container[key]`` the value ``value``, touching only what differs."""
     current = container.get(key)
     if _plain(current) == value:
@@ -189,8 +197,8 @@ def _toml_set(container, key: str, value: object) -> None:
             del current[name]
         for name, item in value.items():
             _toml_set(current, name, item)
-    elif isinstance(current, AoT) and value and all(isinstance(item, dict) for item in value):
-        _toml_set_tables(current, value)
+    elif isinstance(current, AoT) and value and all(isinstance(item, dict) for item in cast("Iterable[object]", value)):
+        _toml_set_tables(current, cast("list[dict]", value))  # (a value that is not iterable raised just above)
     else:
         container[key] = value
 
@@ -214,7 +222,7 @@ def _toml_set_tables(tables: AoT, value: list[dict]) -> None:
         tables[-1].value.body.append(gap)
 
 
-def _trailing_whitespace(table):
+def _trailing_whitespace(table: Table) -> tuple[Key | None, Item] | None:
     """Take the blank lines that end a table (they separate the array from what follows)."""
     body = table.value.body
     if body and body[-1][0] is None and isinstance(body[-1][1], Whitespace):
@@ -225,7 +233,7 @@ def _trailing_whitespace(table):
 # ------------------------------------------------------------------------------------------- JSON
 
 
-def _json_repair(text: str, edits, convergence: str, prefix: str) -> str:
+def _json_repair(text: str, edits: list[Edit], convergence: str, prefix: str) -> str:
     scan = _Scan(text)
     newline = "\r\n" if "\r\n" in text else "\n"
     changes: list[tuple[int, int, str]] = []  # (start, end, replacement)
@@ -274,13 +282,14 @@ def _value_changes(scan: _Scan, start: int, end: int, value: object, newline: st
     return [(start, end, _render(text, start, end, value, newline))]
 
 
-def _entry_changes(scan: _Scan, start: int, value: list, key: str, convergence: str, prefix: str,
+def _entry_changes(scan: _Scan, start: int, value: object, key: str, convergence: str, prefix: str,
                    newline: str) -> list[tuple[int, int, str]]:
     """Edits of the array at ``start`` whose entries ``key`` owns: the owned entries take the fleet's
     values in order, extra owned entries go, missing ones are appended after the last entry."""
     text = scan.text
     if text[start] != "[":
         raise NotRepairable(f"{key}: not an array")
+    assert isinstance(value, list)  # the value of a key that owns entries lists them
     elements, close = scan.elements(start)
     owned = [i for i, (s, e) in enumerate(elements)
              if _is_owned(loads_jsonc(text[s:e]), key, "json", convergence, prefix)]

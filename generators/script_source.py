@@ -24,7 +24,9 @@ def script_source(name: str) -> bytes:
 @cache
 def _split_at_literals(name: str) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
     """The source as text chunks between literal lines, and each literal's name (None after the last)."""
-    chunks, names, current = [], [], []
+    chunks: list[str] = []
+    names: list[str | None] = []
+    current: list[str] = []
     for line in script_source(name).decode("utf-8").split("\n"):
         if line.endswith(MARKER):
             chunks.append("\n".join(current + [""]))

@@ -9,18 +9,23 @@ names what would be left behind and points to repair when the file is repairable
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from generators.emission import WHOLE_FILE
 from generators.projection import loads_jsonc
 
+if TYPE_CHECKING:
+    from generators.composer import Artifact
 
-def dropped_keys(artifact, found: bytes) -> list[str]:
+
+def dropped_keys(artifact: Artifact, found: bytes) -> list[str]:
     """Dotted names of the keys in ``found`` (the file on disk) that the fleet's fresh version of
     ``artifact`` lacks, outermost first; [] for a script or a file that does not parse."""
     item = artifact.emitted
     if item is None or item.convergence == WHOLE_FILE:
         return []
-    loads = tomllib.loads if artifact.path.suffix == ".toml" else loads_jsonc
+    loads: Callable[[str], object] = tomllib.loads if artifact.path.suffix == ".toml" else loads_jsonc
     try:
         theirs, fleets = loads(found.decode("utf-8")), loads(item.content.decode("utf-8"))
     except (ValueError, UnicodeDecodeError, RecursionError):
@@ -28,7 +33,7 @@ def dropped_keys(artifact, found: bytes) -> list[str]:
     return list(_missing(theirs, fleets, ()))
 
 
-def _missing(theirs: object, fleets: object, where: tuple[str, ...]):
+def _missing(theirs: object, fleets: object, where: tuple[str, ...]) -> Iterator[str]:
     if not isinstance(theirs, dict):
         return
     for key, value in theirs.items():
@@ -38,7 +43,7 @@ def _missing(theirs: object, fleets: object, where: tuple[str, ...]):
             yield from _missing(value, fleets[key], where + (key,))
 
 
-def describe(artifact, found: bytes | None) -> str:
+def describe(artifact: Artifact, found: bytes | None) -> str:
     """One sentence for the set-aside prompt (and the CLI): what the re-created file will lack."""
     if artifact.emitted is not None and artifact.emitted.convergence == WHOLE_FILE:
         return "The re-created script is the generated one: the hand edit stays only in the renamed copy."

@@ -19,7 +19,7 @@ as emptied; asked to, it drops the heading as well and the stamp says so (``head
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from datetime import date
 from pathlib import Path
 
@@ -62,7 +62,7 @@ ARCHIVE_HEADER = (
 )
 
 
-def refuse_identity_lines(index: HotIndex, entry_ids) -> None:
+def refuse_identity_lines(index: HotIndex, entry_ids: list[str] | tuple[str, ...]) -> None:
     """Refuse, naming the first one, entries that are the template's identity lines: the section
     fit and merge leave alone (``IDENTITY_SECTION``) is never archived by id either. (The template's
     header is a heading and a blockquote: no entry, so no id reaches it.)"""
@@ -82,7 +82,7 @@ def _neighbours(index: HotIndex) -> dict[str, tuple[str | None, str | None]]:
     return out
 
 
-def emptied_sections(index: HotIndex, entry_ids) -> list[Section]:
+def emptied_sections(index: HotIndex, entry_ids: Iterable[str]) -> list[Section]:
     """Sections with a heading that archiving ``entry_ids`` leaves with nothing but blank lines and
     the heads of tables whose rows all go."""
     going = set(entry_ids)
@@ -111,7 +111,7 @@ def _dropped_span(index: HotIndex, section: Section) -> tuple[int, int]:
     return max(index.lines[first].offset, len(BOM) if index.has_bom else 0), last.offset + len(last.raw)
 
 
-def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids, *, today: date,
+def plan_archive(memory_dir: str | Path, index: HotIndex, entry_ids: list[str] | tuple[str, ...], *, today: date,
                  drop_empty_sections: bool | Collection[str] = False) -> Change:
     """``drop_empty_sections``: also remove the heading of a section the archive leaves empty (True:
     every such section; a collection of headings: only those). ``Change.emptied_sections`` names

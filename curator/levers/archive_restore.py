@@ -17,7 +17,7 @@ from curator.levers.archive_layout import (
     with_newline,
 )
 from curator.levers.archive_pointer import with_archive_pointer, without_archive_pointer
-from curator.levers.archive_stamp import STAMP, heading_id
+from curator.levers.archive_stamp import STAMP, StampFound, heading_id
 from curator.levers.placement import END_OF_FILE, placed, removal_spans, separated, skip_lines, with_separators
 from curator.levers.pointer_delta import pointer_warnings
 from curator.levers.relink import move_bytes
@@ -53,8 +53,8 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
     head_lines: set[int] = set()
     if entry.kind == "row" and table is not None and table.end - table.start == 3:
         head_lines = {table.start + 1, table.start + 2}
-        first_line = table.start - 1 if table.start > 0 and archive.lines[table.start - 1].is_blank else table.start
-        start = max(archive.lines[first_line].offset, len(BOM) if archive.has_bom else 0)
+        top = table.start - 1 if table.start > 0 and archive.lines[table.start - 1].is_blank else table.start
+        start = max(archive.lines[top].offset, len(BOM) if archive.has_bom else 0)
     # Leave the heading in ARCHIVE.md only if other entries still sit under it.
     section = archive.section_named(entry.section)
     if section is not None and section.level > 0 and section.entry_ids == (entry.id,):
@@ -104,7 +104,8 @@ def plan_restore(memory_dir: str | Path, index: HotIndex, archive_entry_id: str)
     )
 
 
-def _old_place(index: HotIndex, archive: HotIndex, entry: Entry, found, restored: bytes) -> tuple[int, bytes] | None:
+def _old_place(index: HotIndex, archive: HotIndex, entry: Entry, found: StampFound | None,
+               restored: bytes) -> tuple[int, bytes] | None:
     """(offset, bytes) that put the entry back beside the neighbour its stamp names, or None.
     A neighbour of the same kind (a row: of the same table) comes first; a row lands only beside a
     row of its table, any other entry beside any other entry that is not a row (with what parts
@@ -137,29 +138,33 @@ def _old_place(index: HotIndex, archive: HotIndex, entry: Entry, found, restored
     return None
 
 
-def _recorded_place(index: HotIndex, entry: Entry, found, restored: bytes, after: Entry | None,
+def _recorded_place(index: HotIndex, entry: Entry, found: StampFound, restored: bytes, after: Entry | None,
                     before: Entry | None) -> tuple[int, bytes] | None:
     """(offset, bytes) from a stamp that records its cut: the same separator lines, as many lines
     after the entry before it (or after its heading, if it came first) or before the entry after it."""
     # An index left without a single line ending cannot say which one it writes; the archived
     # entry, written with the index's, can.
     newline = index.newline if b"\n" in index.raw else _newline_of(restored)
-    data = with_separators(newline, found.group("sep_above"), found.group("sep_below"), restored)
+    sep_above, sep_below = found.group("sep_above"), found.group("sep_below")
+    gap_after, gap_before = found.group("gap_after"), found.group("gap_before")
+    # A recorded cut writes its four fields together (the caller found sep_above).
+    assert sep_above is not None and sep_below is not None and gap_after is not None and gap_before is not None
+    data = with_separators(newline, sep_above, sep_below, restored)
     heading = heading_end(index, entry) if entry.section != UNSECTIONED else None
     after_end = after.end_offset if after is not None else _prose_end(index, found.group("after"))
     if after_end is not None:
-        at = skip_lines(index, after_end, int(found.group("gap_after")))
+        at = skip_lines(index, after_end, int(gap_after))
     elif not found.group("after") and heading is not None:  # it came first in its section
-        at = skip_lines(index, heading, int(found.group("gap_after")))
+        at = skip_lines(index, heading, int(gap_after))
     elif not found.group("after") and entry.section == UNSECTIONED and index.section_named(UNSECTIONED) is None:
-        at = skip_lines(index, len(BOM) if index.has_bom else 0, int(found.group("gap_after")))  # first on top
+        at = skip_lines(index, len(BOM) if index.has_bom else 0, int(gap_after))  # first on top
     elif before is not None:
-        at = skip_lines(index, entry_start(index, before), int(found.group("gap_before")), back=True)
+        at = skip_lines(index, entry_start(index, before), int(gap_before), back=True)
     elif not found.group("before") and (end := section_end(index, _index_heading(index, entry))) is not None:
-        at = skip_lines(index, end, int(found.group("gap_before")), back=True)  # it came last in its section
+        at = skip_lines(index, end, int(gap_before), back=True)  # it came last in its section
     else:
         return None
-    return at, placed(index, at, entry.kind, data, as_cut=True, ended_file=found.group("sep_below") == END_OF_FILE,
+    return at, placed(index, at, entry.kind, data, as_cut=True, ended_file=sep_below == END_OF_FILE,
                       newline=newline)
 
 
@@ -189,7 +194,7 @@ def _prose_end(index: HotIndex, wanted: str | None) -> int | None:
     return None
 
 
-def _old_heading_place(index: HotIndex, archive: HotIndex, entry: Entry, found, heading: str, level: int,
+def _old_heading_place(index: HotIndex, archive: HotIndex, entry: Entry, found: StampFound | None, heading: str, level: int,
                        restored: bytes) -> tuple[int, bytes] | None:
     """(offset, bytes) that re-create a dropped heading, with the entry under it, before the
     heading that followed it (None: not recorded, or that heading is gone too)."""

@@ -45,5 +45,5 @@ def search_archive(memory_dir: str | Path, query: str, *, limit: int = 20) -> li
         entry = entries[i]
         stamp = STAMP.search(entry.text.partition("\n")[0])
         hits.append(Hit(entry.id, entry.section, entry.line, round(score, 1), entry.text,
-                        stamp.group("day") if stamp else ""))
+                        (stamp.group("day") or "") if stamp else ""))  # a found stamp always has its day
     return hits

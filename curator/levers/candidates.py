@@ -186,10 +186,10 @@ def subject_pairs(facts: list[Facts]) -> dict[tuple[int, int], Evidence]:
         subject = entry.code_subject
         if subject and not subject.partition("#")[0].lower().endswith(DETAIL_EXTENSION):  # files: same-target
             by_subject.setdefault(subject, []).append(i)
-    found = {}
+    found: dict[tuple[int, int], Evidence] = {}
     for subject, members in by_subject.items():
         if len(members) == 2:
-            found[tuple(members)] = Evidence("same-subject", (f"`{subject}`",), STRONG["same-subject"])
+            found[(members[0], members[1])] = Evidence("same-subject", (f"`{subject}`",), STRONG["same-subject"])
     return found
 
 

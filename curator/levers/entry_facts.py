@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from functools import cached_property, lru_cache
+from typing import TypeVar
 from urllib.parse import unquote
 
 from curator.index_model import LIST_MARKER, Entry
 from curator.levers.similarity import words_of
+from curator.markdown import Link
 
 DETAIL_EXTENSION = ".md"
 INDEX_STEMS = frozenset({"memory", "readme", "claude", "agents", "gemini", "changelog", "license", "contributing"})  # not memories: never one entry's detail
@@ -73,7 +76,7 @@ def code_spans(entry: Entry) -> frozenset[str]:
     return frozenset(CODE_WORDS.findall(entry.text)) if "`" in entry.text else frozenset()
 
 
-def _link_key(link) -> str:
+def _link_key(link: Link) -> str:
     if link.kind == "file" and link.style != "image":
         return detail_key(link.path, link.anchor) if link.path.lower().endswith(DETAIL_EXTENSION) else ""
     if link.kind == "wiki":
@@ -110,7 +113,9 @@ def opening_subjects(first_line: str, after_label: bool = True) -> tuple[str, ..
     """The subjects an entry opens with, as written: links, wikilinks, code spans, file names (after
     a bold label too when ``after_label``)."""
     rest = LIST_MARKER.sub("", first_line, count=1)
-    rest = rest[_LEAD.match(rest).end():]
+    lead = _LEAD.match(rest)
+    assert lead is not None  # its pattern matches the empty string too
+    rest = rest[lead.end():]
     if after_label and (label := _LABEL.match(rest)):
         rest = rest[label.end():]
     found: list[str] = []
@@ -128,7 +133,9 @@ def opening_subjects(first_line: str, after_label: bool = True) -> tuple[str, ..
 
 def _subject_key(subject: str) -> str:
     if subject.startswith("[["):
-        name, _, anchor = WIKI_LINK.match(subject).group(1).partition("#")
+        wiki = WIKI_LINK.match(subject)
+        assert wiki is not None  # _SUBJECT matched a wikilink
+        name, _, anchor = wiki.group(1).partition("#")
         return detail_key(name, anchor)
     if subject.startswith(("[", "![")):
         target = subject[subject.rindex("](") + 2 : -1].strip("<> ")
@@ -204,9 +211,12 @@ def title_words(entry: Entry) -> frozenset[str]:
     for subject in opening_subjects(first):
         if subject.startswith("[["):
             match = WIKI_LINK.match(subject)
+            assert match is not None  # _SUBJECT matched a wikilink
             return words_of(match.group(2) or match.group(1))
         if subject.startswith("["):
-            return words_of(MD_LINK.match(subject).group(1))
+            link = MD_LINK.match(subject)
+            assert link is not None  # _SUBJECT matched a markdown link
+            return words_of(link.group(1))
     bold = re.match(r"\s*\*\*([^*]+)\*\*", first)
     if bold:
         return words_of(bold.group(1))
@@ -218,7 +228,7 @@ MARKER_BITS = ("supersed", "obsolete", "deprecat", "outdated", "replace", "no lo
                "废弃", "已被", "取代", "过时", "過時", "置き換え", "廃止", "旧版", "устар", "замен")
 
 
-def _marker(first_line: str) -> re.Match | None:
+def _marker(first_line: str) -> re.Match[str] | None:
     """The words by which the line says it is old, or that it replaced another; None if it does not."""
     lowered = first_line.lower()
     if not any(bit in lowered for bit in MARKER_BITS):
@@ -256,7 +266,10 @@ def said_within(small: tuple[frozenset[str], ...], large: tuple[frozenset[str], 
     return all(clause in exact or any(clause <= other for other in large) for clause in small)
 
 
-def _answered(question) -> cached_property:
+_Answer = TypeVar("_Answer")
+
+
+def _answered(question: Callable[[Entry], _Answer]) -> cached_property[_Answer]:
     """``question(entry)``, asked of a ``Facts``' entry once."""
     return cached_property(lambda facts: question(facts.entry))
 

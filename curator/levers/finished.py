@@ -96,8 +96,8 @@ def finished_mark(text: str, heading: str = "") -> str:
     if heading and not still_open(heading):
         title = heading.strip(" #*_")
         for _why, pattern in _PATTERNS[:2]:
-            found = pattern.search(title)
-            if found and not _negated(title, found.start(1)):
+            titled = pattern.search(title)
+            if titled and not _negated(title, titled.start(1)):
                 return f"under '{heading}'"
         if re.fullmatch(r"(?:" + _WORD + r")\s*" + _DONE_THINGS, title, re.I):  # "## Completed tasks"
             return f"under '{heading}'"

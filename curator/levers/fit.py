@@ -22,6 +22,7 @@ written.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
@@ -30,7 +31,7 @@ from pathlib import Path
 from curator.change import Change, digest
 from curator.constants import INDEX_NAME
 from curator.errors import CuratorError
-from curator.index_model import BOM, HotIndex, parse_index
+from curator.index_model import BOM, Entry, HotIndex, parse_index
 from curator.levers import archive, fold, merge, trim
 from curator.levers.finished import finished_mark
 from curator.levers.pointer_delta import added_problems
@@ -129,7 +130,7 @@ class _State:
             self.index = parsed or parse_index(change.files[INDEX_NAME] or b"")
 
 
-def line_ranges(lines) -> str:
+def line_ranges(lines: Iterable[int]) -> str:
     """1,2,3,5 -> '1-3,5' in the order given (an archive of 200 entries is a few runs, not 200 numbers)."""
     runs: list[list[int]] = []
     for line in lines:
@@ -140,7 +141,7 @@ def line_ranges(lines) -> str:
     return ",".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
-def _lines(original: HotIndex, current: HotIndex, ids) -> tuple[int, ...]:
+def _lines(original: HotIndex, current: HotIndex, ids: Iterable[str]) -> tuple[int, ...]:
     """Where the entries sit in the index as it is now on disk (an entry a step made: where it is)."""
     return tuple((original if original.has_entry(i) else current).entry(i).line for i in ids
                  if original.has_entry(i) or current.has_entry(i))
@@ -184,9 +185,9 @@ def protected_bytes(index: HotIndex) -> int:
     return min(total, len(index.raw))
 
 
-def finished_entries(index: HotIndex) -> list[tuple[object, str]]:
+def finished_entries(index: HotIndex) -> list[tuple[Entry, str]]:
     """(entry, the words that mark it finished) for every entry a lever may archive, in file order."""
-    out = []
+    out: list[tuple[Entry, str]] = []
     for entry in index.entries:
         if fold.is_protected(entry.section):
             continue
@@ -196,7 +197,7 @@ def finished_entries(index: HotIndex) -> list[tuple[object, str]]:
     return out
 
 
-def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, skip=(),
+def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, skip: Iterable[int] = (),
              today: date | None = None) -> FitPlan:
     """The fit plan for the seat at ``memory_dir`` whose MEMORY.md is ``index``.
 
@@ -213,7 +214,8 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
     left_out: list[str] = []
     projected = len(index.raw)  # MEMORY.md's size once every step so far (skipped ones too) is taken
 
-    def step(kind: str, ids, lines, saved: int, reason: str, files=()) -> bool:
+    def step(kind: str, ids: Iterable[str], lines: Iterable[int], saved: int, reason: str,
+             files: Iterable[str] = ()) -> bool:
         nonlocal projected
         number = len(steps) + 1
         steps.append(FitStep(number, kind, tuple(ids), tuple(lines), saved, reason, tuple(files), number not in skip))
@@ -222,7 +224,7 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
 
     before_report = check_pointers(memory_dir, parsed_index=index)
 
-    def breaks_pointers(files: dict[str, bytes | None], parsed: HotIndex | None = None) -> list[str]:
+    def breaks_pointers(files: Mapping[str, bytes | None], parsed: HotIndex | None = None) -> list[str]:
         return added_problems(before_report, check_pointers(memory_dir, overrides=files, parsed_index=parsed))
 
     # 1. Trims: the longest entries first, each into the detail file it already links to (once per file).
@@ -264,7 +266,8 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
     # 2. Merges of true duplicates, the ones that save most first, on entries no other merge takes.
     if projected > target:
         current = state.index
-        groups, taken = [], set()
+        groups: list[tuple[list[Entry], str]] = []
+        taken: set[str] = set()
         for candidate in merge.find_candidates(current, limit=MAX_MERGES):
             if projected <= target:
                 break
@@ -303,7 +306,7 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
 
     # 3. Archive: only entries the bearer's own words mark finished, the largest first, as few as
     # reach the target; the others that look finished become a question.
-    asked: list[tuple[object, str]] = []
+    asked: list[tuple[Entry, str]] = []
     if projected > target:
         current = state.index
         marked = finished_entries(current)
@@ -354,7 +357,7 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
         need = projected - target
         open_facets = [f for f in fold.facets(current) if (f.kind, f.name) not in stepped]
         reaching = sorted((f for f in open_facets if f.nbytes >= need), key=lambda f: (f.nbytes, f.name))
-        planned: dict[tuple[str, str], tuple] = {}
+        planned: dict[tuple[str, str], tuple[fold.Facet, Change]] = {}
         for facet in reaching + open_facets[:1]:  # the smallest that may reach the target, then the largest
             if (facet.kind, facet.name) in stepped or (facet.kind, facet.name) in planned:
                 continue
@@ -386,17 +389,17 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
             state.take(change)
     left_out = [note for note in left_out if not note.startswith("fold ") or projected > target]
 
-    change = None
+    whole: Change | None = None  # every selected step as one change
     if state.files:
         counts = {k: sum(1 for s in steps if s.selected and s.kind == k) for k in KINDS}
         what = ", ".join(f"{k} x{n}" for k, n in counts.items() if n)
         entry_ids = tuple(i for s in steps if s.selected for i in s.entry_ids)
-        change = Change(description=f"fit under {target:,} B ({what})", files=dict(state.files),
-                        bytes_saved=len(index.raw) - len(state.index.raw), entry_ids=entry_ids, kind="fit",
-                        base={**state.base, INDEX_NAME: digest(index.raw)})
-    after = (check_pointers(memory_dir, overrides=dict(change.files), parsed_index=state.index).problem_count
-             if change else None)
-    questions = []
+        whole = Change(description=f"fit under {target:,} B ({what})", files=dict(state.files),
+                       bytes_saved=len(index.raw) - len(state.index.raw), entry_ids=entry_ids, kind="fit",
+                       base={**state.base, INDEX_NAME: digest(index.raw)})
+    after = (check_pointers(memory_dir, overrides=dict(whole.files), parsed_index=state.index).problem_count
+             if whole else None)
+    questions: list[FitQuestion] = []
     asked = [(e, m) for e, m in asked if state.index.has_entry(e.id)]
     if asked:
         n = len(asked)
@@ -405,7 +408,7 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
             tuple(e.id for e, _m in asked), _lines(index, state.index, [e.id for e, _m in asked]),
             tuple(m for _e, m in asked)))
     largest = sorted(state.index.entries, key=lambda e: (-e.nbytes, e.line))[:3]
-    return FitPlan(target, len(index.raw), len(state.index.raw), tuple(steps), change, tuple(left_out),
+    return FitPlan(target, len(index.raw), len(state.index.raw), tuple(steps), whole, tuple(left_out),
                    before_report.problem_count, before_report.problem_count if after is None else after,
                    tuple((e.line, e.nbytes) for e in largest), tuple(questions), protected_bytes(index))
 

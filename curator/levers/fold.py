@@ -19,7 +19,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,7 +128,7 @@ def _file_header(title: str, where: str, count: int, newline: bytes) -> bytes:
     return text.replace("\n", newline.decode()).encode("utf-8")
 
 
-def plan_fold(memory_dir: str | Path, index: HotIndex, *, ids=None, section: str | None = None,
+def plan_fold(memory_dir: str | Path, index: HotIndex, *, ids: Iterable[str] | None = None, section: str | None = None,
               facet: str | None = None, overrides: Mapping[str, bytes | None] | None = None) -> Change:
     """Fold a section (by heading) or the entries ``ids`` (a run sharing ``facet``; named for it)
     into one new detail file. ``overrides``: files earlier steps of the same plan write (their
@@ -138,6 +138,7 @@ def plan_fold(memory_dir: str | Path, index: HotIndex, *, ids=None, section: str
         raise InputError("name a section or the entry ids to fold (one of them)", path=INDEX_NAME)
     if section is not None:
         return _fold_section(memory_dir, index, section, overrides or {})
+    assert ids is not None  # exactly one of the two is given (checked above)
     return _fold_entries(memory_dir, index, list(ids), facet, overrides or {})
 
 
@@ -153,7 +154,7 @@ def _find_section(index: HotIndex, heading: str) -> Section:
     return found[0]
 
 
-def _fold_section(memory_dir: Path, index: HotIndex, heading: str, overrides) -> Change:
+def _fold_section(memory_dir: Path, index: HotIndex, heading: str, overrides: Mapping[str, bytes | None]) -> Change:
     section = _find_section(index, heading)
     inner = _sections_in(index, section)
     barred = [s.heading for s in inner if is_protected(s.heading)]
@@ -185,8 +186,8 @@ def _fold_section(memory_dir: Path, index: HotIndex, heading: str, overrides) ->
         detail += nl
     line = ("- " + fold_line(section.heading, name, entries)).encode("utf-8")
     ending = index.lines[end - 1].raw[len(index.lines[end - 1].raw.rstrip(b"\r\n")):]  # the body's own last ending
-    new_index = parse_index(index.splice([(start, stop, line + ending)]))
-    new_index = _retarget(new_index.raw, INDEX_NAME, follow) if follow else new_index.raw
+    folded = parse_index(index.splice([(start, stop, line + ending)]))
+    new_index = _retarget(folded.raw, INDEX_NAME, follow) if follow else folded.raw
     return _change(memory_dir, index, new_index, name, detail, entries, f"section '{section.heading}'", overrides)
 
 
@@ -207,7 +208,8 @@ def _retarget(data: bytes, source: str, follow: Mapping[tuple[str, str], tuple[s
     return ("".join(out) + text[cursor:]).encode("utf-8")
 
 
-def _fold_entries(memory_dir: Path, index: HotIndex, ids: list[str], facet: str | None, overrides) -> Change:
+def _fold_entries(memory_dir: Path, index: HotIndex, ids: list[str], facet: str | None,
+                  overrides: Mapping[str, bytes | None]) -> Change:
     entries = sorted(entries_by_id(index, ids), key=lambda e: e.offset)
     if len(entries) < MIN_FACET:
         raise InputError(f"name at least {MIN_FACET} entries to fold", path=INDEX_NAME)
@@ -254,7 +256,7 @@ def _group_block(index: HotIndex, group: list[Entry], nl: bytes) -> bytes:
 
 
 def _change(memory_dir: Path, index: HotIndex, new_index: bytes, name: str, detail: bytes, entries: list[Entry],
-            what: str, overrides) -> Change:
+            what: str, overrides: Mapping[str, bytes | None]) -> Change:
     files = {INDEX_NAME: new_index, name: detail}
     before = check_pointers(memory_dir, overrides={k: v for k, v in overrides.items() if k != INDEX_NAME},
                             parsed_index=index)

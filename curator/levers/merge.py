@@ -128,7 +128,7 @@ def plan_merge(
     else:
         merged = merged_entry_text(index, group)
 
-    before = Counter()
+    before: Counter[str] = Counter()
     for entry in group:
         before.update(pointer_targets(entry_source(index, entry)))
     unknown = [p for p in drop_pointers if p not in before]

@@ -78,11 +78,11 @@ def candidate_pairs(entries: list[Entry]) -> tuple[dict[tuple[int, int], tuple[f
         if score.words >= MIN_SHARED and score.dice >= LOOSE_SAID:
             put((i, j), 100 * max(score.dice, score.overlap * SAME_SAID / SUBSET_SAID), "",
                 Evidence("same-words", shared_words(entries, words, i, j)))
-    groups = []
+    groups: list[tuple[tuple[int, ...], float, str, Evidence]] = []
     for members, key in target_groups(facts):
         target = written_target(entries[members[0]], key)
-        score = 100 * min(words.score(i, j).dice for x, i in enumerate(members) for j in members[x + 1:])
-        groups.append((members, score, target, Evidence("same-target", (target,), STRONG["same-target"])))
+        least = 100 * min(words.score(i, j).dice for x, i in enumerate(members) for j in members[x + 1:])
+        groups.append((members, least, target, Evidence("same-target", (target,), STRONG["same-target"])))
     return found, groups
 
 
@@ -116,8 +116,9 @@ def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = 0.0) ->
     groups += [group for group in target_groups_ if not repeated & set(group[0])]
     groups += [(tuple(members), 100.0, "", Evidence("repeat", (), STRONG["repeat"])) for members in repeats]
     group_of = {i: n for n, (group, *_rest) in enumerate(groups) for i in group}
-    ranked = [((i, j), score, target, evidence) for (i, j), (score, target, evidence) in pairs.items()
-              if group_of.get(i, -1) != group_of.get(j, -2)]  # a pair inside a group is the group's
+    ranked: list[tuple[tuple[int, ...], float, str, Evidence]] = [
+        ((i, j), score, target, evidence) for (i, j), (score, target, evidence) in pairs.items()
+        if group_of.get(i, -1) != group_of.get(j, -2)]  # a pair inside a group is the group's
     ranked += groups
     plain = plain_text(index)
     costed = []
@@ -144,7 +145,7 @@ def find_candidates(index: HotIndex, *, limit: int = 50, cutoff: float = 0.0) ->
     return costed[:limit]
 
 
-def _groups(entries: list[Entry], pairs: dict) -> list[tuple[list[int], float, str]]:
+def _groups(entries: list[Entry], pairs: dict[tuple[int, int], float]) -> list[tuple[list[int], float, str]]:
     """Three or more entries that are all pairwise similar (a clique within a connected group)."""
     parent = {i: i for pair in pairs for i in pair}  # only entries in a pair can be in a group
 
@@ -159,15 +160,16 @@ def _groups(entries: list[Entry], pairs: dict) -> list[tuple[list[int], float, s
     members: dict[int, list[int]] = {}
     for i in parent:
         members.setdefault(root(i), []).append(i)
-    groups = []
+    groups: list[tuple[list[int], float, str]] = []
     for group in members.values():
         group.sort()
         if len(group) < 3 or len(group) > 8:
             continue
         scores = [pairs.get((i, j)) for x, i in enumerate(group) for j in group[x + 1 :]]
-        if all(score is not None for score in scores):
+        known = [score for score in scores if score is not None]
+        if len(known) == len(scores):
             targets = set.intersection(*(file_targets(entries[i]) for i in group))
-            groups.append((group, min(scores), min(targets, default="")))
+            groups.append((group, min(known), min(targets, default="")))
     return groups
 
 

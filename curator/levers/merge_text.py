@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Set
 from functools import lru_cache
 from urllib.parse import unquote
 
 from curator.index_model import LIST_MARKER, Entry, HotIndex
+from curator.markdown import Link
 from curator.levers.similarity import stem, words_of
 from curator.levers.text import clauses, depth_map, entry_source
 
@@ -232,7 +234,7 @@ def _without_said_tail(clause: str, said: set[str], bits: set[str]) -> str:
     return clause[:keep]
 
 
-def _said(words: set[str], said: set[str]) -> bool:
+def _said(words: Set[str], said: Set[str]) -> bool:
     """The clause's content words are (mostly) said already: nothing to add."""
     if not words:
         return True
@@ -259,5 +261,5 @@ def dropped_words(index: HotIndex, group: list[Entry], merged: str) -> list[str]
     return sorted(gone)
 
 
-def _spells(text: str, link) -> bool:
+def _spells(text: str, link: Link) -> bool:
     return link.target in text or unquote(link.target) in text

@@ -34,8 +34,8 @@ def line_kinds(index: HotIndex) -> list[str]:
     """What each line is, for placing: an entry kind, 'blank', 'heading', 'sign' (a lone ``§``),
     or 'other' (any other block: a quote, code, a table head, …)."""
     kinds = ["blank" if line.is_blank else "other" for line in index.lines]
-    for _level, _text, line in index.headings:
-        kinds[line - 1] = "heading"
+    for _level, _text, number in index.headings:
+        kinds[number - 1] = "heading"
     for i, line in enumerate(index.lines):
         if kinds[i] == "other" and is_section_sign(line):
             kinds[i] = "sign"

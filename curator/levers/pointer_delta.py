@@ -36,7 +36,7 @@ def added_problems(before: PointerReport, after: PointerReport) -> list[str]:
             + [f"escaping {aim}" for aim in sorted((new_escapes - old_escapes).elements())])
 
 
-def pointer_warnings(memory_dir, index: HotIndex, files: dict[str, bytes]) -> list[str]:
+def pointer_warnings(memory_dir: str | Path, index: HotIndex, files: dict[str, bytes]) -> list[str]:
     """Archive and restore keep every link verbatim; say so if the graph disagrees anyway."""
     before = check_pointers(Path(memory_dir), parsed_index=index)
     after = check_pointers(Path(memory_dir), overrides=files)

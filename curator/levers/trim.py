@@ -21,6 +21,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,7 +107,7 @@ def plan_trim(memory_dir: str | Path, index: HotIndex, entry_id: str, *, kind: s
     return _suggest(memory_dir, index, entry, kind, Limits()).change
 
 
-def _suggest(memory_dir, index: HotIndex, entry: Entry, kind: str, limits: Limits) -> TrimSuggestion:
+def _suggest(memory_dir: str | Path, index: HotIndex, entry: Entry, kind: str, limits: Limits) -> TrimSuggestion:
     if kind == "split":
         if entry.kind == "row":
             raise InputError(f"entry {entry.id} is a table row: it is tightened, never split", path=INDEX_NAME)
@@ -315,8 +316,8 @@ def _split(memory_dir: Path, index: HotIndex, entry: Entry) -> tuple[str, str, d
     else:
         detail = _new_detail_name(memory_dir, title)
         moved = move_text(moved, INDEX_NAME, detail)
-        nl = index.newline.decode()
-        new_detail = f"# {title}\n\n{moved}\n".replace("\n", nl).encode("utf-8")
+        newline = index.newline.decode()
+        new_detail = f"# {title}\n\n{moved}\n".replace("\n", newline).encode("utf-8")
         new_line = f"{prefix}{lesson} → [details]({detail})"
     return new_line, detail, {detail: new_detail}
 
@@ -329,9 +330,14 @@ def _match_case(original: str, replacement: str) -> str:
     return replacement
 
 
+def _cased(replacement: str) -> Callable[[re.Match[str]], str]:
+    """A re.sub replacement: ``replacement`` in the case of the text it replaces."""
+    return lambda m: _match_case(m.group(0), replacement)
+
+
 def _tighten_prose(text: str, whole_line: str) -> str:
     for pattern, replacement in FILLERS:
-        text = re.sub(pattern, lambda m, r=replacement: _match_case(m.group(0), r), text, flags=re.IGNORECASE)
+        text = re.sub(pattern, _cased(replacement), text, flags=re.IGNORECASE)
     text = re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", text)
     text = re.sub(r"(?<=\w) +(?=[,;.](?:\s|$))", "", text)
     return re.sub(r"\b(?!(?:that|had)\b)([a-z]{2,})( \1\b)+", r"\1", text)

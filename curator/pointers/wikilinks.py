@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from curator.pointers.documents import Document
 from curator.pointers.matching import _loose, _squashed
@@ -77,7 +77,7 @@ def wiki_spelling(docs: Mapping[str, Document], names: Mapping[str, str]) -> dic
     return spelling
 
 
-def wiki_index(docs: Mapping[str, Document], files) -> dict[str, str]:
+def wiki_index(docs: Mapping[str, Document], files: Iterable[str]) -> dict[str, str]:
     """Every name a ``[[wikilink]]`` may use for a file: its front-matter ``name:`` first, then its
     path without ``.md``, its stem and its base name (the first file to claim a name keeps it)."""
     names: dict[str, str] = {}

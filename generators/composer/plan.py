@@ -157,7 +157,7 @@ def keep_by_hand(fleet: Fleet, plans: list[ResidentPlan]) -> list[ResidentPlan]:
     """The residents' kept files as KEPT (generators.keep); after the shared-file check, so keeping
     never hides a manifest problem."""
     for plan in plans:
-        keep.mark_kept(plan.resident, plan.artifacts, fleet.path)
+        keep.mark_kept(plan.planned_resident, plan.artifacts, fleet.path)
     return plans
 
 

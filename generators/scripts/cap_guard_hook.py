@@ -19,6 +19,11 @@
 
 import sys
 
+# Annotations are builtin names or strings: python3.6 on evaluates them (no __future__ import: it costs one).
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the type checker's view of what _GUARD defines
+    from generators.scripts.cap_guard_deferred import complain, guard
+
 HARNESS = 'claude-code'  # seat-curator:literal
 MEMORY_DIR = '/path/to/seat/memory'  # seat-curator:literal
 READ_LIMIT = 24600  # seat-curator:literal
@@ -33,7 +38,7 @@ class Unreadable(ValueError):
     """Stdin is not the harness's JSON object; the message says what it is instead."""
 
 
-def _parse(raw):
+def _parse(raw: bytes) -> "dict[str, object]":
     """The JSON object on stdin, read with the C scanner json itself uses (importing json would
     cost more than the rest of the silent path)."""
     if len(raw) > STDIN_CAP:
@@ -53,10 +58,11 @@ def _parse(raw):
             strict = True
             object_hook = object_pairs_hook = None
             parse_float, parse_int, parse_constant = float, int, float
-            memo = {}
+            memo: "dict[str, str]" = {}
 
         try:
-            value, end = _json.make_scanner(_Context())(text, 0)
+            # (typeshed asks for a make_scanner; the scanner reads only these attributes of its context)
+            value, end = _json.make_scanner(_Context())(text, 0)  # type: ignore[arg-type]
         except Exception:  # the scanner says only where: json says what (off the silent path)
             import json
             value, end = json.loads(text), len(text)
@@ -67,7 +73,7 @@ def _parse(raw):
     return value
 
 
-def main():
+def main() -> int:
     raw = b""
     try:
         raw = sys.stdin.buffer.read(STDIN_CAP + 1)
@@ -77,7 +83,9 @@ def main():
         complain(raw, err)
         return 0
     tool_input = payload.get("tool_input")
-    path = tool_input.get("file_path" if HARNESS == "claude-code" else "path") if isinstance(tool_input, dict) else None
+    if not isinstance(tool_input, dict):
+        return 0  # the silent path: not a write tool's input
+    path = tool_input.get("file_path" if HARNESS == "claude-code" else "path")
     if not isinstance(path, str) or not path.endswith(INDEX):
         return 0  # the silent path: any other file or tool
     _load_guard()
@@ -89,7 +97,7 @@ def main():
         return 0
 
 
-def _load_guard():
+def _load_guard() -> None:
     """Define the code that checks a write to MEMORY.md: compiled only when one comes, since
     compiling it costs more than the whole silent path."""
     exec(compile(_GUARD, __file__, "exec"), globals())
@@ -99,7 +107,7 @@ _GUARD = r'''
 import os
 
 
-def complain(raw, err):
+def complain(raw: bytes, err: Exception) -> None:
     """One line on stderr naming what came instead of the harness's JSON object."""
     if isinstance(err, Unreadable):
         what = str(err)
@@ -118,7 +126,7 @@ def complain(raw, err):
                      f"the call was not checked{began}\n")
 
 
-def _current(path):
+def _current(path: str) -> bytes:
     """MEMORY.md's bytes now (b"" when it does not exist yet)."""
     try:
         with open(path, "rb") as handle:
@@ -127,13 +135,13 @@ def _current(path):
         return b""
 
 
-def _edited(text, old, new, replace_all):
+def _edited(text: str, old: object, new: object, replace_all: object) -> "str | None":
     if not isinstance(old, str) or not isinstance(new, str) or not old or old not in text:
         return None  # the harness's own tool refuses this edit: nothing to guard
     return text.replace(old, new) if replace_all is True else text.replace(old, new, 1)
 
 
-def after_call(tool, tool_input, now):
+def after_call(tool: object, tool_input: "dict[str, object]", now: bytes) -> "bytes | None":
     """What MEMORY.md would hold after the call, as bytes; None when the call cannot change it."""
     if tool == "Write":
         content = tool_input.get("content")
@@ -154,7 +162,7 @@ def after_call(tool, tool_input, now):
     return None if text is None else text.encode("utf-8", "surrogateescape")
 
 
-def guard(payload, tool_input, path):
+def guard(payload: "dict[str, object]", tool_input: "dict[str, object]", path: str) -> int:
     cwd = payload.get("cwd")
     if not path.startswith("/"):
         path = os.path.join(cwd if isinstance(cwd, str) and cwd.startswith("/") else os.getcwd(), path)

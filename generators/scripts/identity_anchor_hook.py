@@ -34,10 +34,19 @@
 
 import sys
 
-try:  # posix is built in and already loaded; `import os` alone would cost more than the whole hook
-    import posix as _fs
-except ImportError:  # not a POSIX system
+if sys.platform == "win32":  # not a POSIX system
     import nt as _fs
+else:  # posix is built in and already loaded; `import os` alone would cost more than the whole hook
+    import posix as _fs
+
+# Annotations are builtin names or strings: python3.6 on evaluates them (no __future__ import: it costs one).
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # the type checker's view of what _BOUNDARY defines
+    from typing import NoReturn
+
+    from generators.scripts.identity_anchor_deferred import boundary, complain
+    from generators.scripts.identity_anchor_deferred import (  # noqa: F401 (re-exported: hook_format's)
+        NOTE_IDENTITY, TRIGGER_BOOT, TRIGGER_RELOAD, codex_output, render)
 
 HARNESS = 'kimi-code'  # seat-curator:literal
 MEMORY_DIR = '/path/to/seat/memory'  # seat-curator:literal
@@ -57,7 +66,7 @@ class Unreadable(ValueError):
     """Stdin is not the harness's JSON object; the message says what it is instead."""
 
 
-def _decode(raw):
+def _decode(raw: bytes) -> str:
     """Stdin as text. Bytes that are not UTF-8 can only sit inside JSON strings (a prompt): they are
     carried as lone surrogates, so the fields the hook reads still parse."""
     if raw[:1] in (b"\xef", b"\xff", b"\xfe", b"\x00"):
@@ -67,7 +76,7 @@ def _decode(raw):
     return raw.decode("utf-8", "surrogateescape")
 
 
-def _parse(raw):
+def _parse(raw: bytes) -> "dict[str, object]":
     """JSON object from stdin, or Unreadable. Uses the C scanner json itself uses, without importing
     json (and re): this runs on every prompt, and importing json would double the hook's start-up time."""
     if len(raw) > STDIN_CAP:
@@ -87,14 +96,15 @@ def _parse(raw):
             object_pairs_hook = None
             parse_float = float
             parse_int = int
-            memo = {}
+            memo: "dict[str, str]" = {}
 
             @staticmethod
-            def parse_constant(name):
+            def parse_constant(name: str) -> float:
                 return {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}[name]
 
         try:
-            value, end = _json.make_scanner(_Context())(text, 0)
+            # (typeshed asks for a make_scanner; the scanner reads only these attributes of its context)
+            value, end = _json.make_scanner(_Context())(text, 0)  # type: ignore[arg-type]
         except Exception:  # the scanner says only where: json itself says what (off the silent path)
             import json
             value, end = json.loads(text), len(text)
@@ -106,15 +116,14 @@ def _parse(raw):
     return value
 
 
-def _env(name):
-    environ = _fs.environ
-    if environ and isinstance(next(iter(environ)), bytes):  # posix keeps the environment as bytes
-        value = environ.get(name.encode())
-        return value.decode(sys.getfilesystemencoding(), "surrogateescape") if value else ""
-    return environ.get(name) or ""
+def _env(name: str) -> str:
+    if sys.platform == "win32":  # nt keeps the environment as str
+        return _fs.environ.get(name) or ""
+    value = _fs.environ.get(name.encode())  # posix keeps it as bytes
+    return value.decode(sys.getfilesystemencoding(), "surrogateescape") if value else ""
 
 
-def seat_state_home():
+def seat_state_home() -> str:
     """Where the session markers live: the harness's own home when the environment names one as an
     absolute path, else the seat's home (never a path relative to wherever the harness runs)."""
     home = _env("KIMI_CODE_HOME")
@@ -127,7 +136,7 @@ def seat_state_home():
     return SEAT_HOME
 
 
-def state_name(sid):
+def state_name(sid: object) -> "str | None":
     """The file-name stem for a session id; distinct ids never share one, and any length fits.
 
     None for a missing, null or empty id. A short id is named by the hex of its type-tagged UTF-8
@@ -142,10 +151,10 @@ def state_name(sid):
     if len(data) <= _SHORT_ID:
         return "x" + data.hex()
     try:
-        from _sha256 import sha256
+        from _sha256 import sha256  # type: ignore[import-not-found]  # a C module typeshed leaves out
     except ImportError:  # 3.12+ keeps it in _sha2; any interpreter has hashlib
         try:
-            from _sha2 import sha256
+            from _sha2 import sha256  # type: ignore[import-not-found]  # a C module typeshed leaves out
         except ImportError:
             from hashlib import sha256
     return "d" + sha256(data).hexdigest()
@@ -155,17 +164,17 @@ class _Waited(BaseException):  # not an Exception: nothing on the way may swallo
     """Raised by the alarm that ends a wait for stdin that never ends."""
 
 
-def _waited(_signum, _frame):
+def _waited(_signum: int, _frame: object) -> "NoReturn":
     raise _Waited
 
 
-def read_payload(chunks):
+def read_payload(chunks: "list[bytes]") -> "dict[str, object]":
     """The JSON object on stdin, its bytes appended to ``chunks``. Reads until the end of input, or
     until what came is a whole JSON object, for at most STDIN_WAIT_S seconds; raises Unreadable, or
     what _parse does."""
     fd = sys.stdin.fileno()  # no stdin at all (closed): sys.stdin is None, an AttributeError
     try:
-        import _signal
+        import _signal  # type: ignore[import-not-found]  # signal's C half (signal imports enum); no stub
         _signal.signal(_signal.SIGALRM, _waited)
         _signal.alarm(STDIN_WAIT_S)
     except (ImportError, AttributeError, ValueError):  # no alarm here: a plain read
@@ -191,8 +200,8 @@ def read_payload(chunks):
     return _parse(b"".join(chunks))
 
 
-def main():
-    chunks = []
+def main() -> None:
+    chunks: list[bytes] = []
     try:
         payload = read_payload(chunks)
     except Exception as err:  # stdin is not the harness's object: say what came (off the silent path)
@@ -216,7 +225,7 @@ def main():
     boundary(payload)
 
 
-def _load_boundary():
+def _load_boundary() -> None:
     """Define the code every boundary needs. It is compiled only when one comes: compiling it costs
     more than all the work of the silent path, which every ordinary prompt takes."""
     exec(compile(_BOUNDARY, __file__, "exec"), globals())
@@ -243,7 +252,8 @@ _CREATE_FLAGS = (_fs.O_WRONLY | _fs.O_CREAT | _fs.O_EXCL | getattr(_fs, "O_NOFOL
 _IFMT, _IFREG, _IFLNK = 0o170000, 0o100000, 0o120000
 
 
-def render(memory_dir, files, trigger, wake_route, note=NOTE):
+def render(memory_dir: str, files: "Iterable[tuple[str, bytes | str]]", trigger: str, wake_route: bool,
+           note: str = NOTE) -> bytes:
     """The exact bytes the hook prints. ``files``: (name, content) pairs for boot files that exist;
     content is the file's bytes, or a str saying why the file was refused (printed as a notice).
 
@@ -264,7 +274,7 @@ def render(memory_dir, files, trigger, wake_route, note=NOTE):
     return b"".join(parts)
 
 
-def codex_output(rendered):
+def codex_output(rendered: bytes) -> bytes:
     """The block as Codex takes it from a SessionStart hook: one JSON object on stdout whose
     additionalContext reaches the model as a developer message. Bytes that are not UTF-8 become
     U+FFFD (a JSON string cannot carry them, and one bad byte must not lose the whole block)."""
@@ -274,7 +284,7 @@ def codex_output(rendered):
                        ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _kind(name, dir_fd):
+def _kind(name: str, dir_fd: int) -> "int | None":
     """The file type bits of ``name`` itself (a symlink is not followed), or None if it is absent."""
     try:
         return _fs.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode & _IFMT
@@ -282,7 +292,7 @@ def _kind(name, dir_fd):
         return None
 
 
-def _read_capped(name, dir_fd):
+def _read_capped(name: str, dir_fd: int) -> "bytes | str | None":
     """A boot file's bytes, a str saying why it is refused, or None if it does not exist."""
     try:
         fd = _fs.open(name, _READ_FLAGS, dir_fd=dir_fd)
@@ -312,7 +322,7 @@ def _read_capped(name, dir_fd):
         _fs.close(fd)
 
 
-def _open_memory_dir():
+def _open_memory_dir() -> int:
     """A descriptor on MEMORY_DIR, reached from the seat's instance root (SEAT_HOME's grandparent,
     the operator's choice, which may itself be a symlink) one directory at a time, never through a
     symlink: a symlinked ancestor could bring in another seat's memory."""
@@ -335,7 +345,7 @@ def _open_memory_dir():
     return fd
 
 
-def _read_boot_files():
+def _read_boot_files() -> "list[tuple[str, bytes | str]]":
     try:
         dir_fd = _open_memory_dir()
     except FileNotFoundError:
@@ -353,7 +363,7 @@ def _read_boot_files():
         _fs.close(dir_fd)
 
 
-def _exists(path):
+def _exists(path: str) -> bool:
     try:
         _fs.stat(path)
     except OSError:
@@ -361,7 +371,7 @@ def _exists(path):
     return True
 
 
-def _makedirs(path):
+def _makedirs(path: str) -> None:
     try:
         _fs.mkdir(path, 0o700)
     except FileExistsError:
@@ -374,7 +384,7 @@ def _makedirs(path):
         _fs.mkdir(path, 0o700)
 
 
-def _mark(name, dir_fd):
+def _mark(name: str, dir_fd: int) -> None:
     """Create an empty marker. One already there counts only if it is a regular file: a symlink in
     its place is never followed, written or truncated."""
     try:
@@ -384,7 +394,7 @@ def _mark(name, dir_fd):
             raise
 
 
-def complain(raw, err):
+def complain(raw: bytes, err: Exception) -> None:
     """One line on stderr naming what came instead of the harness's JSON object."""
     if isinstance(err, Unreadable):
         what = str(err)
@@ -404,12 +414,12 @@ def complain(raw, err):
     sys.stderr.flush()
 
 
-def _print(output):
+def _print(output: bytes) -> None:
     sys.stdout.buffer.write(output)
     sys.stdout.buffer.flush()
 
 
-def boundary(payload):
+def boundary(payload: "dict[str, object]") -> None:
     """Every event the silent path did not settle."""
     event = payload.get("hook_event_name")
     if HARNESS == "claude-code" or HARNESS == "codex":

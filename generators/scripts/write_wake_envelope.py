@@ -17,10 +17,15 @@ import os
 import secrets
 import sys
 
+# Annotations: a plain name, or a string (evaluated when a def runs on whatever python3 the seat names).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 TEMP_SUFFIX = ".seat-curator.tmp"
 
 
-def port_number(text):
+def port_number(text: str) -> int:
     try:
         value = int(text, 10)
     except ValueError:
@@ -30,7 +35,7 @@ def port_number(text):
     return value
 
 
-def envelope(args, environ):
+def envelope(args: argparse.Namespace, environ: "Mapping[str, str]") -> "dict[str, object]":
     return {
         "hostname": "127.0.0.1",
         "port": args.port,
@@ -43,7 +48,7 @@ def envelope(args, environ):
     }
 
 
-def remove_dead_temps(directory, target):
+def remove_dead_temps(directory: str, target: str) -> None:
     """Remove the temp files killed runs left for ``target``: regular files of this naming that no
     live process holds a lock on, and only while the name still names the file found unheld."""
     prefix = "." + target + "."
@@ -70,7 +75,7 @@ def remove_dead_temps(directory, target):
             os.close(fd)
 
 
-def write_atomically(path, data):
+def write_atomically(path: str, data: bytes) -> None:
     """Temp file in the same directory, fsynced, mode 0600 before any byte lands, then renamed."""
     directory = os.path.dirname(path)
     os.makedirs(directory, mode=0o700, exist_ok=True)
@@ -99,7 +104,7 @@ def write_atomically(path, data):
         raise
 
 
-def main(argv=None):
+def main(argv: "list[str] | None" = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--data-home", required=True, help="the seat's XDG data home")
     parser.add_argument("--port", required=True, type=port_number)

@@ -38,7 +38,7 @@ repo = "repos/vega"
 
 # sha256 over "path\0content\0" of every file the claude-code resident is born with, for the fixed
 # inputs above. It changes only when the template, this emitter or the hook changes: update it deliberately.
-PINNED_DIGEST = "d15c4968354abccfd5e16492a77bf8c2fd8556f30f80798053800072e755d6f4"
+PINNED_DIGEST = "c2b1e5ebeb50979286a65451869e241c3d5d729880dcb30eb376621aeac28b2f"
 
 
 def fixed_fleet(extra: str = REMOTE):

@@ -30,7 +30,7 @@ SOURCES = ("startup", "resume", "clear", "compact")
 
 # sha256 over "path\0content\0" of every file the codex resident is born with, for the fixed inputs
 # above. It changes only when the template, this emitter or the hook changes: update it deliberately.
-PINNED_DIGEST = "957c2e179b5131666de3b356fe73f0f9dc09b35e901fb04b1309c4a4c2fe11a1"
+PINNED_DIGEST = "22fe6e959914c7c9652a256da71733bd763c41dba57a5f140cf41a93bf764e8f"
 
 
 def fixed_fleet(extra: str = REMOTE_SERVER):

@@ -1,0 +1,13 @@
+# What identity_anchor_hook.py's _BOUNDARY string defines when a boundary comes (the hook compiles it
+# only then), as the type checker sees it. tests/generators/test_script_types.py holds the two alike.
+from collections.abc import Iterable
+
+TRIGGER_BOOT: str
+TRIGGER_RELOAD: str
+NOTE_IDENTITY: str
+
+def render(memory_dir: str, files: Iterable[tuple[str, bytes | str]], trigger: str, wake_route: bool,
+           note: str = ...) -> bytes: ...
+def codex_output(rendered: bytes) -> bytes: ...
+def complain(raw: bytes, err: Exception) -> None: ...
+def boundary(payload: dict[str, object]) -> None: ...
