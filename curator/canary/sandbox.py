@@ -300,7 +300,10 @@ def codex_servers(seat: Seat) -> list[str]:
         return []
 
 
-GEMINI_ENV = {"GEMINI_API_KEY": "sk-stub", "GEMINI_TELEMETRY_ENABLED": "false"}
+GEMINI_ENV = {"GEMINI_API_KEY": "sk-stub", "GEMINI_TELEMETRY_ENABLED": "false",
+              # Gemini otherwise loads its bundle twice per turn: once to relaunch itself as a child with a
+              # larger heap and this very variable set; the child's code path is the one run here.
+              "GEMINI_CLI_NO_RELAUNCH": "true"}
 
 
 def prepare_gemini(seat: Seat, root: Path, base_url: str) -> Sandbox:
