@@ -12,11 +12,16 @@ first user message, both files again.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from curator.canary.requestlog import ran_step
+from curator.canary.requestlog import compare_file, ran_step
 from curator.canary.result import FAIL, PASS, StepResult
 from curator.canary.stub import GEMINI_SNAPSHOT as SNAPSHOT, is_gemini_compression
+
+
+# What Gemini leaves in place of an @word it took as an import and could not resolve.
+IMPORT_FAILED_RE = re.compile(r"<!-- Import failed: (.*?) - ")
 
 
 def first_user_text(request: dict[str, Any]) -> str:
@@ -63,10 +68,28 @@ def files_verdict(name: str, request: dict[str, Any], log: dict[str, Any], passe
                             "Gemini trims)")
             continue
         missing.append(file_name)
-        evidence.append(f"{file_name}: did not arrive as on disk: {_missing_wiring(file_name, memory_dirs, context)}")
+        changed = _arrived_changed(file_name, want, text, memory_dirs)
+        evidence.append(changed or
+                        f"{file_name}: did not arrive as on disk: {_missing_wiring(file_name, memory_dirs, context)}")
     if missing:
         return StepResult(name, FAIL, f"{' and '.join(missing)} did not reach the model as on disk", evidence)
     return StepResult(name, PASS, passed, evidence)
+
+
+def _arrived_changed(name: str, want: str, text: str, memory_dirs: list[str]) -> str | None:
+    """When the file's context block arrived but its text is not the file's: where it differs, and the
+    import Gemini failed on when an ``@word`` in the file was taken as one. None when no block arrived."""
+    for directory in memory_dirs:
+        start = f"--- Context from: {directory.rstrip('/')}/{name} ---\n"
+        at = text.find(start)
+        if at < 0:
+            continue
+        arrived = text[at + len(start):].split("\n--- End of Context from: ", 1)[0]
+        _, line = compare_file(name, want, arrived, 0, ())
+        failed = IMPORT_FAILED_RE.search(arrived)
+        return line + (f": Gemini took @{failed.group(1)} in it as an import, which failed (an `<!-- Import "
+                       "failed` comment arrived in its place)" if failed else "")
+    return None
 
 
 def _turns(step: dict[str, Any]) -> list[dict[str, Any]]:

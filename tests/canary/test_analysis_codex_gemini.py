@@ -159,3 +159,15 @@ def test_gemini_compression_that_never_happened_or_did_not_carry_on_fails():
     [_, stale] = analyse(log("gemini-cli", gemini_request(*BOTH), {"context": CONTEXT}, *requests))
     assert stale.status.value == "FAIL" and stale.summary.startswith("the request after the compression does not "
                                                                      "carry the snapshot")
+
+
+def test_gemini_names_the_import_it_made_of_an_at_word_in_a_loaded_file():
+    request = gemini_request(*BOTH)
+    text = request["contents"][0]["parts"][0]["text"]
+    mangled = "I am <!-- Import failed: x - ENOENT: no such file or directory, access '/seat/memory/x' -->."
+    request["contents"][0]["parts"][0]["text"] = text.replace("I am `@x`.", mangled)
+    [boot, _] = analyse(log("gemini-cli", request, {"context": CONTEXT}))
+    assert boot.summary == "identity.md did not reach the model as on disk"
+    assert boot.evidence[1] == (f"identity.md: differs from disk at byte {IDENTITY.index('`@x`')} of "
+                                f"{len(IDENTITY.strip())}: Gemini took @x in it as an import, which failed (an "
+                                "`<!-- Import failed` comment arrived in its place)")
