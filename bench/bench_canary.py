@@ -1,11 +1,12 @@
 """Boot-canary wall time: a full canary of a generator-born fleet of three seats — kimi-code (boot,
 ordinary turn, forced compaction, reload), opencode (one turn that compacts) and claude-code (boot,
 `/compact`, the turn after) — against the real CLIs, as `seat-curator canary` runs it (two seats at
-a time).
+a time); then the five harnesses, with codex (boot turn; `exec resume`, which compacts between turns
+and again mid-turn) and gemini-cli (boot turn; a resumed turn Gemini compresses automatically).
 
 Baseline, measured in the same run: the bare process start-up of the same harness invocations
-(`--version` once per turn the canary runs: 4 kimi-code, 2 opencode, 3 claude-code, side by side as
-the canary runs the seats). The ratio says how much of the canary is the harness's own turn work
+(`--version` once per turn the canary runs: 4 kimi-code, 2 opencode, 3 claude-code, 2 codex,
+2 gemini-cli, side by side as the canary runs the seats). The ratio says how much of the canary is the harness's own turn work
 beyond starting. Goal: a full canary under 30 s wall (60 s with all five harnesses). A second row is the same fleet without the
 claude-code seat, so the difference between the two rows is what Claude Code adds; the note says
 where the time goes, per seat and turn. Rows skip (and say so) when a CLI is not installed
@@ -26,7 +27,7 @@ from generators.composer import apply_fleet
 from generators.manifest import load_manifest
 
 GOAL_S = 30.0
-TURNS = {"kimi-code": 4, "opencode": 2, "claude-code": 3, "codex": 1, "gemini-cli": 1}
+TURNS = {"kimi-code": 4, "opencode": 2, "claude-code": 3, "codex": 2, "gemini-cli": 2}
 FIVE_GOAL_S = 60.0  # all five harnesses
 BASE = """\
 instance_root = "instances"

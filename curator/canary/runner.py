@@ -14,6 +14,7 @@ import signal
 import subprocess
 import tempfile
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable
@@ -162,46 +163,64 @@ def run_claude(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN
 
 
 CODEX_FORCE_TOKENS = 190_000  # over the 100,000 auto-compaction limit the canary gives Codex
-
-
-def _boot_turn(seat: Seat, cli: HarnessCli, root: Path, prepare: Callable[[StubModel], Sandbox],
-               args_for: Callable[[StubModel], list[str]], timeout: float, progress: Progress | None,
-               arm: Callable[[StubModel], None] | None = None) -> dict[str, Any]:
-    """A run of one turn, the boot: the sandbox and the arguments both name the stub's address."""
-    say = progress or (lambda _msg: None)
-    with StubModel() as stub:
-        if arm is not None:
-            arm(stub)
-        box = prepare(stub)
-        log = _log_head(seat, box, cli)
-        args = args_for(stub)
-        say(f"{seat.resident}: {seat.harness} boot turn")
-        log["steps"].append(_record("boot", args, run_turn(list(cli.argv) + args, box, timeout), stub, box))
-    return log
+CODEX_SESSION_RE = re.compile(r"^session id: ([0-9a-fA-F-]{36})$", re.M)  # the header `codex exec` prints
+# Over half (Gemini's default model.compressionThreshold) of the 1,048,576-token limit of its models.
+GEMINI_FORCE_TOKENS = 900_000
+# A read-only tool Gemini runs without asking in headless mode: its result makes a second request
+# in the same process, the one Gemini compresses before.
+GEMINI_TOOL_CALL = ("list_directory", {"dir_path": "."})
+GEMINI_ARGS = ("--allowed-mcp-server-names", "seat-canary-no-server")  # every MCP server off
 
 
 def run_codex(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_TIMEOUT_S,
               progress: Progress | None = None) -> dict[str, Any]:
-    """One ``codex exec`` turn on the seat's real CODEX_HOME, without the trust-bypass flag. The stub
-    answers its first request with a tool call and a usage past the compaction limit: Codex compacts
-    mid-turn, and the request after that carries only what the ``compact`` hook event put back."""
-    return _boot_turn(seat, cli, root, lambda stub: prepare_codex(seat, root, stub.base_url),
-                      lambda stub: codex_args(stub.base_url, codex_servers(seat), "canary turn one"), timeout, progress,
-                      _codex_compacts_mid_turn)
+    """Two ``codex exec`` turns on the seat's real CODEX_HOME, without the trust-bypass flag.
 
+    The boot turn's one request is answered with a usage past the compaction limit, so Codex compacts
+    between turns, at the start of ``codex exec resume <session>``; that turn's first request is
+    answered with a tool call and the same usage, so Codex compacts again mid-turn, where only the
+    ``compact`` hook event can put the files back."""
+    say = progress or (lambda _msg: None)
+    with StubModel() as stub:
+        box = prepare_codex(seat, root, stub.base_url)
+        log = _log_head(seat, box, cli)
+        servers = codex_servers(seat)
 
-def _codex_compacts_mid_turn(stub: StubModel) -> None:
-    """The first request gets a tool call and a usage past the limit: Codex compacts before the next."""
-    stub.script_tool_calls(("get_goal", {}))
-    stub.force_compaction_once(CODEX_FORCE_TOKENS)
+        def before(step: str) -> None:
+            if step == "resume":
+                stub.script_tool_calls(("get_goal", {}))
+            stub.force_compaction_once(CODEX_FORCE_TOKENS)
+
+        _session_turns(seat, cli, box, stub, log, (("boot", "canary turn one"), ("resume", "canary turn two")),
+                       lambda words, sid: codex_args(stub.base_url, servers, words, sid),
+                       lambda output: (m.group(1) if (m := CODEX_SESSION_RE.search(output)) else None),
+                       timeout, say, before)
+    return log
 
 
 def run_gemini(seat: Seat, cli: HarnessCli, root: Path, *, timeout: float = TURN_TIMEOUT_S,
                progress: Progress | None = None) -> dict[str, Any]:
-    """One headless boot turn; every MCP server off (one that cannot start hangs an offline run)."""
-    return _boot_turn(seat, cli, root, lambda stub: prepare_gemini(seat, root, stub.anthropic_base_url),
-                      lambda stub: ["--allowed-mcp-server-names", "seat-canary-no-server", "-p", "canary turn one"],
-                      timeout, progress)
+    """A headless boot turn, then the session resumed (``--resume <id>``) for a turn whose first
+    request is answered with a tool call and a usage past Gemini's compression threshold: before it
+    sends the tool's result, Gemini compresses the conversation automatically, in the process whose
+    next request the stub then reads. (Headless ``/compress`` does not carry into a later process, and
+    ACP offers no compress command in 0.61.0.)"""
+    say = progress or (lambda _msg: None)
+    session = str(uuid.uuid4())
+    with StubModel() as stub:
+        box = prepare_gemini(seat, root, stub.anthropic_base_url)
+        log = _log_head(seat, box, cli)
+
+        def before(step: str) -> None:
+            if step == "compress":
+                stub.script_tool_calls(GEMINI_TOOL_CALL)
+                stub.force_compaction_once(GEMINI_FORCE_TOKENS)
+
+        _session_turns(seat, cli, box, stub, log, (("boot", "canary turn one"), ("compress", "canary turn two")),
+                       lambda words, sid: [*GEMINI_ARGS, "--session-id", session, "-p", words] if sid is None
+                       else [*GEMINI_ARGS, "--resume", sid, "-p", words],
+                       lambda _output: session, timeout, say, before)
+    return log
 
 
 RUNNERS = {"kimi-code": run_kimi, "opencode": run_opencode, "claude-code": run_claude, "codex": run_codex,

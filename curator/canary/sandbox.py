@@ -255,6 +255,7 @@ def codex_wiring(seat: Seat) -> dict[str, object]:
         wiring["problem"] = "hooks.json has no SessionStart hook"
         return wiring
     state = ((config.get("hooks") or {}).get("state") or {}).get(key) or {}
+    wiring["matcher"] = group.get("matcher")  # which SessionStart sources run the hook at all
     wiring["trust_key"] = key
     wiring["trusted"] = state.get("trusted_hash") == digest and state.get("enabled", True) is True
     if not wiring["trusted"]:
@@ -274,18 +275,21 @@ def prepare_codex(seat: Seat, root: Path, base_url: str) -> Sandbox:
     return Sandbox(root, env, seat.repo, codex_wiring(seat))
 
 
-# A context window the stub's reported usage overflows, so Codex compacts automatically mid-turn.
+# A context window the stub's reported usage overflows, so Codex compacts automatically (mid-turn, or
+# at the start of the next turn when the last turn ended over the limit).
 CODEX_COMPACTION = ("-c", "model_context_window=200000", "-c", "model_auto_compact_token_limit=100000")
 
 
-def codex_args(base_url: str, servers: list[str], prompt: str) -> list[str]:
-    """``codex exec`` against the stub, no network, the seat's MCP servers off, and no trust-bypass flag."""
+def codex_args(base_url: str, servers: list[str], prompt: str, session: str | None = None) -> list[str]:
+    """``codex exec`` against the stub, no network, the seat's MCP servers off, and no trust-bypass flag;
+    with ``session``, ``codex exec … resume <session> <prompt>`` (by id: ``--last`` could pick a session
+    the seat's own CODEX_HOME recorded in real use)."""
     args = ["exec", "--skip-git-repo-check", *CODEX_COMPACTION, "-c", "model_provider=stub", "-c", "model=stub-model",
             "-c", CODEX_PROVIDER.format(base_url=base_url), "-c", "analytics.enabled=false",
             "-c", "check_for_update_on_startup=false"]
     for name in servers:
         args += ["-c", f"mcp_servers.{name}.enabled=false"]
-    return args + [prompt]
+    return args + ([prompt] if session is None else ["resume", session, prompt])
 
 
 def codex_servers(seat: Seat) -> list[str]:
@@ -296,7 +300,10 @@ def codex_servers(seat: Seat) -> list[str]:
         return []
 
 
-GEMINI_ENV = {"GEMINI_API_KEY": "sk-stub", "GEMINI_TELEMETRY_ENABLED": "false"}
+GEMINI_ENV = {"GEMINI_API_KEY": "sk-stub", "GEMINI_TELEMETRY_ENABLED": "false",
+              # Gemini otherwise loads its bundle twice per turn: once to relaunch itself as a child with a
+              # larger heap and this very variable set; the child's code path is the one run here.
+              "GEMINI_CLI_NO_RELAUNCH": "true"}
 
 
 def prepare_gemini(seat: Seat, root: Path, base_url: str) -> Sandbox:

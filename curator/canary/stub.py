@@ -8,12 +8,14 @@
 - the Gemini API (``…/models/<m>:generateContent`` and ``:streamGenerateContent?alt=sse``), which
   Gemini CLI speaks to ``GOOGLE_GEMINI_BASE_URL``. A JSON-mode request (its model router) gets the
   smallest object its schema accepts: a plain-text answer would make Gemini retry it, past a minute.
+  Its compression requests (system instruction asking for a ``<state_snapshot>``) get a snapshot.
 
 The stub answers every chat request with a fixed text and no tool calls, so each turn ends after one
 main request, unless tool calls were scripted (``script_tool_calls``): then each main request (one that
 carries tools) is answered with the next scripted call, in the wire's own tool-call shape, until none
-is left; the harness runs the tool and sends its result in the next request. It can be armed to report a large ``usage.prompt_tokens`` once, on the next request
-that carries tools, to make the harness compact (a persistent large value would make OpenCode
+is left (Gemini's ``functionCall`` part too); the harness runs the tool and sends its result in the next
+request. It can be armed to report a large ``usage.prompt_tokens`` once, on the next request that
+carries tools, to make the harness compact (a persistent large value would make OpenCode
 compact in an endless loop). Claude Code compacts on ``/compact``: it needs no arming.
 
 Stdlib only; binds 127.0.0.1 on a random free port; ``with StubModel() as stub:`` stops it on exit.
@@ -32,6 +34,10 @@ REPLY_TEXT = "ok (canary stub)"
 # when the answer has none: answered in that shape, a compaction costs one request, not two.
 CLAUDE_SUMMARY_PROMPT = "CRITICAL: Respond with TEXT ONLY"
 SUMMARY_TEXT = "<analysis>canary stub</analysis>\n<summary>ok (canary stub summary)</summary>"
+# Gemini CLI's compression asks (twice: write, then verify) for a <state_snapshot> under a system
+# instruction that names it; the snapshot it gets back becomes the start of the compressed history.
+GEMINI_SNAPSHOT_MARK = "<state_snapshot>"
+GEMINI_SNAPSHOT = "<state_snapshot>ok (canary stub summary)</state_snapshot>"
 MODEL_ID = "stub-model"
 MAX_BODY_BYTES = 64 * 1024 * 1024  # a request is the whole context; refuse anything absurd
 
@@ -199,6 +205,13 @@ def _gemini_reply(text: str, prompt_tokens: int) -> dict[str, Any]:
                               "totalTokenCount": prompt_tokens + 4}}
 
 
+def _gemini_tool_reply(call: tuple[str, dict[str, Any]], prompt_tokens: int) -> dict[str, Any]:
+    """A Gemini answer whose one part is a ``functionCall``: the CLI runs the tool and sends its result."""
+    reply = _gemini_reply("", prompt_tokens)
+    reply["candidates"][0]["content"]["parts"] = [{"functionCall": {"name": call[0], "args": call[1]}}]
+    return reply
+
+
 def _anthropic_tool_events(call: tuple[str, dict[str, Any]], input_tokens: int, n: int) -> list[bytes]:
     """A Messages stream whose one content block is a ``tool_use``; stop reason ``tool_use``."""
     name, arguments = call
@@ -228,6 +241,14 @@ def _openai_tool_chunks(call: tuple[str, dict[str, Any]], usage: dict[str, int],
         _sse(_chunk({}, usage=usage)),
         _sse("[DONE]"),
     ]
+
+
+def is_gemini_compression(body: dict[str, Any]) -> bool:
+    """One of Gemini CLI's two compression requests: no tools, a system instruction asking for a snapshot."""
+    instruction = body.get("systemInstruction")
+    parts = instruction.get("parts") if isinstance(instruction, dict) else None
+    return isinstance(parts, list) and any(isinstance(p, dict) and GEMINI_SNAPSHOT_MARK in str(p.get("text", ""))
+                                           for p in parts) and not body.get("tools")
 
 
 def _last_user_text(body: dict[str, Any]) -> str:
@@ -348,7 +369,10 @@ def _handler_for(stub: StubModel) -> type[BaseHTTPRequestHandler]:
             if schema is not None or config.get("responseMimeType") == "application/json":
                 self.send_json(200, _gemini_reply(json.dumps(_smallest(schema)), 10))
                 return
-            reply = _gemini_reply(stub.reply, stub.record(body))
+            call = stub.next_tool_call(body)
+            tokens = stub.record(body)
+            text = GEMINI_SNAPSHOT if is_gemini_compression(body) else stub.reply
+            reply = _gemini_reply(text, tokens) if call is None else _gemini_tool_reply(call, tokens)
             if streaming:
                 self.send_stream([_sse(reply)])
             else:

@@ -1,5 +1,7 @@
 """The boot canary against the real Codex CLI and Gemini CLI, offline against the loopback stub, on
-seats the generators birth; and the negative case of each, which must fail naming what is missing.
+seats the generators birth — boot, then compaction (Codex: between turns at `exec resume`, and
+mid-turn; Gemini: its automatic compression in a resumed turn) — and the negative cases, which must
+fail naming what is missing.
 
 Outside CI these skip, with the reason, when a CLI is absent (`seat-curator install-harnesses`).
 """
@@ -47,18 +49,25 @@ def boot(fleet, agent_id: str, tmp_path, monkeypatch):
     return resident
 
 
-def test_codex_boot_and_mid_turn_compaction_carry_both_files_without_the_trust_bypass(tmp_path, monkeypatch):
+def test_codex_boot_and_both_compactions_carry_both_files_without_the_trust_bypass(tmp_path, monkeypatch):
     cli_or_skip("codex")
     fleet = born(tmp_path, CODEX_RESIDENT)
     resident = boot(fleet, CODEX, tmp_path, monkeypatch)
     assert resident.status == "PASS", resident
-    assert [(s.step, s.status.value) for s in resident.steps] == [("boot", "PASS"), ("compact", "PASS")]
+    assert [(s.step, s.status.value) for s in resident.steps] == [
+        ("boot", "PASS"), ("compact-between-turns", "PASS"), ("compact", "PASS")]
+    assert list(resident.step_seconds) == ["boot", "resume"]  # two codex exec processes: the turn, the resume
     memory = seats_from_fleet(fleet, CODEX)[0].memory_dir
-    for step in resident.steps:
-        assert f"MEMORY.md: {len((memory / 'MEMORY.md').read_bytes())} bytes arrived, identical to disk" \
-            in step.evidence
-        assert f"identity.md: {len((memory / 'identity.md').read_bytes())} bytes arrived, identical to disk" \
-            in step.evidence
+    sizes = {name: len((memory / name).read_bytes()) for name in ("MEMORY.md", "identity.md")}
+    boot_step, between, mid_turn = resident.steps
+    for step in (boot_step, mid_turn):
+        for name, size in sizes.items():
+            assert f"{name}: {size} bytes arrived, identical to disk" in step.evidence
+    # Between turns Codex 0.171.0 fires both the resume and the compact SessionStart events.
+    assert between.summary.endswith("came back through SessionStart resume and compact, as on disk")
+    for event in ("resume", "compact"):
+        for name, size in sizes.items():
+            assert f"{event}: {name}: {size} bytes arrived, identical to disk" in between.evidence
 
 
 @pytest.mark.parametrize("break_trust", ["stale", "missing"])
@@ -78,17 +87,20 @@ def test_codex_with_its_hook_trust_stale_or_missing_fails_naming_the_trust(tmp_p
     assert ("sha256:" + "0" * 64 if break_trust == "stale" else "missing") in step.summary
 
 
-def test_gemini_boot_carries_both_files_as_on_disk(tmp_path, monkeypatch):
+def test_gemini_boot_and_compression_carry_both_files_as_on_disk(tmp_path, monkeypatch):
     cli_or_skip("gemini-cli")
     fleet = born(tmp_path, GEMINI_RESIDENT)
     resident = boot(fleet, GEMINI, tmp_path, monkeypatch)
     assert resident.status == "PASS", resident
-    (step,) = resident.steps
-    assert [line.split(":")[0] for line in step.evidence] == ["MEMORY.md", "identity.md"]
-    assert all("identical to disk" in line for line in step.evidence)
+    assert [(s.step, s.status.value) for s in resident.steps] == [("boot", "PASS"), ("compress", "PASS")]
+    boot_step, compress = resident.steps
+    assert [line.split(":")[0] for line in boot_step.evidence] == ["MEMORY.md", "identity.md"]
+    assert compress.evidence[0] == "2 compression request(s), then a request rebuilt from the snapshot"
+    assert [line.split(":")[0] for line in compress.evidence[1:]] == ["MEMORY.md", "identity.md"]
+    assert all("identical to disk" in line for line in boot_step.evidence + compress.evidence[1:])
 
 
-def test_gemini_without_the_context_wiring_fails_naming_the_missing_setting(tmp_path, monkeypatch):
+def test_gemini_without_the_context_wiring_fails_boot_and_compression_naming_the_missing_setting(tmp_path, monkeypatch):
     cli_or_skip("gemini-cli")
     fleet = born(tmp_path, GEMINI_RESIDENT)
     settings = seats_from_fleet(fleet, GEMINI)[0].instance_home / ".gemini" / "settings.json"
@@ -97,29 +109,53 @@ def test_gemini_without_the_context_wiring_fails_naming_the_missing_setting(tmp_
     settings.write_text(json.dumps(doc))
     resident = boot(fleet, GEMINI, tmp_path, monkeypatch)
     assert resident.status == "FAIL"
-    (step,) = resident.steps
-    assert step.summary == "MEMORY.md and identity.md did not reach the model as on disk"
-    assert "context.includeDirectories does not hold the memory dir" in step.evidence[0]
+    assert [(s.step, s.status.value) for s in resident.steps] == [("boot", "FAIL"), ("compress", "FAIL")]
+    boot_step, compress = resident.steps
+    assert boot_step.summary == "MEMORY.md and identity.md did not reach the model as on disk"
+    assert "context.includeDirectories does not hold the memory dir" in boot_step.evidence[0]
+    # Gemini did compress; the session context it rebuilt has no files because nothing wires them.
+    assert compress.summary == "MEMORY.md and identity.md did not reach the model as on disk"
+    assert compress.evidence[0] == "2 compression request(s), then a request rebuilt from the snapshot"
+    assert all("context.includeDirectories does not hold the memory dir" in line for line in compress.evidence[1:])
 
 
-def test_codex_whose_hook_skips_compact_fails_after_compaction(tmp_path, monkeypatch):
-    """The matcher without `compact` (trusted anew, so boot still runs): only the compact re-injection
-    carries the files past a compaction, and the verdict says they are gone."""
+def canary_with_matcher(tmp_path, monkeypatch, matcher: str):
+    """A born Codex seat whose SessionStart matcher is narrowed to ``matcher`` and whose edited hook is
+    trusted anew (so the boot still runs), canaried: its step results."""
     from generators import codex_trust
     cli_or_skip("codex")
     fleet = born(tmp_path, CODEX_RESIDENT)
     home = seats_from_fleet(fleet, CODEX)[0].instance_home
     hooks = json.loads((home / "hooks.json").read_text())
     group = hooks["hooks"]["SessionStart"][0]
-    group["matcher"] = "startup|resume|clear"
+    group["matcher"] = matcher
     (home / "hooks.json").write_text(json.dumps(hooks))
     config = (home / "config.toml").read_text()
     start = config.index('trusted_hash = "') + len('trusted_hash = "')
     fresh = codex_trust.trusted_hash("SessionStart", group["matcher"], group["hooks"][0])
     (home / "config.toml").write_text(config[:start] + fresh + config[start + len(fresh):])
-    resident = boot(fleet, CODEX, tmp_path, monkeypatch)
-    assert [(s.step, s.status.value) for s in resident.steps] == [("boot", "PASS"), ("compact", "FAIL")]
-    assert resident.steps[1].summary.startswith("after compaction the seat's files are gone")
+    steps = boot(fleet, CODEX, tmp_path, monkeypatch).steps
+    return [(s.step, s.status.value) for s in steps], steps
+
+
+def test_codex_whose_hook_skips_compact_fails_after_the_mid_turn_compaction(tmp_path, monkeypatch):
+    """The matcher without `compact`: between turns the resume event still carries the files (and the
+    verdict says only resume fired); mid-turn only the compact re-injection could, and they are gone."""
+    verdicts, steps = canary_with_matcher(tmp_path, monkeypatch, "startup|resume|clear")
+    assert verdicts == [("boot", "PASS"), ("compact-between-turns", "PASS"), ("compact", "FAIL")]
+    between, mid_turn = steps[1:]
+    assert between.summary.endswith("came back through SessionStart resume, as on disk")
+    assert "SessionStart matcher in hooks.json: startup|resume|clear (no compact)" in between.evidence
+    assert mid_turn.summary == "after compaction the seat's files are gone: the hook's matcher does not name compact"
+
+
+def test_codex_whose_hook_skips_resume_and_compact_fails_after_the_compaction_between_turns(tmp_path, monkeypatch):
+    verdicts, steps = canary_with_matcher(tmp_path, monkeypatch, "startup|clear")
+    assert verdicts == [("boot", "PASS"), ("compact-between-turns", "FAIL"), ("compact", "FAIL")]
+    between = steps[1]
+    assert between.summary == ("after the compaction between turns the seat's files are gone: the hook's matcher "
+                               "names neither resume nor compact")
+    assert between.evidence == ["SessionStart matcher in hooks.json: startup|clear"]
 
 
 def test_codex_app_server_lists_the_fleets_hook_as_trusted_with_our_hash(tmp_path):

@@ -20,7 +20,7 @@ from curator.canary.last_result import describe, load_result, results_path, save
 from curator.canary.result import CanaryResult, ResidentResult, StepResult, render_text
 from curator.canary.sandbox import prepare_kimi, prepare_opencode
 from curator.canary.seat import Seat, fingerprint
-from curator.canary.stub import REPLY_TEXT, StubModel
+from curator.canary.stub import GEMINI_SNAPSHOT, REPLY_TEXT, StubModel, is_gemini_compression
 from curator.cli import main
 from tests.support.canary import post
 
@@ -66,6 +66,21 @@ def test_stub_answers_non_streaming_too():
     with StubModel(reply="hi") as stub:
         status, raw = post(stub.base_url + "/chat/completions", json.dumps({"messages": []}).encode())
         assert status == 200 and json.loads(raw)["choices"][0]["message"]["content"] == "hi"
+
+
+def test_stub_answers_gemini_with_a_scripted_function_call_and_its_compression_with_a_snapshot():
+    with StubModel() as stub:
+        url = f"{stub.anthropic_base_url}/v1beta/models/gemini-x:generateContent"
+        turn = {"contents": [{"role": "user", "parts": [{"text": "hi"}]}], "tools": [{"functionDeclarations": []}]}
+        squeeze = {"contents": turn["contents"], "systemInstruction": {"parts": [{"text": "write a <state_snapshot>"}]}}
+        stub.script_tool_calls(("list_directory", {"dir_path": "."}))
+        stub.force_compaction_once(900_000)
+        answers = [json.loads(post(url, json.dumps(body).encode())[1]) for body in (turn, squeeze, turn)]
+        parts = [a["candidates"][0]["content"]["parts"][0] for a in answers]
+        assert parts == [{"functionCall": {"name": "list_directory", "args": {"dir_path": "."}}},
+                         {"text": GEMINI_SNAPSHOT}, {"text": REPLY_TEXT}]
+        assert [a["usageMetadata"]["promptTokenCount"] for a in answers] == [900_000, 10, 10]
+        assert [is_gemini_compression(body) for body in stub.take_requests()] == [False, True, False]
 
 
 # ---------------------------------------------------------------------------------- CLI lookup
