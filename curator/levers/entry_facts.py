@@ -103,7 +103,7 @@ def cited_keys(entry: Entry) -> frozenset[str]:
 # the subject itself ("**Player radius**: `World` ctor parameter" is about the radius, not `World`).
 _LEAD = re.compile(r"^(?:[\s*_~>]|[^\w\s\[`(*_])*")
 _LABEL = re.compile(r"^(?:\*\*[^*]{1,40}\*\*|__[^_]{1,40}__)\s*[:：]?\s*")
-_SUBJECT = re.compile(r"\[\[[^\[\]\n]+\]\]|!?\[(?:[^\[\]]|\[[^\]]*\])*\]\([^()\s]*(?:\([^()]*\)[^()\s]*)*\)|`[^`\n]+`"
+_SUBJECT = re.compile(r"\[\[[^\[\]\n|]+?(?:\|[^\[\]\n]*)?\]\]|!?\[(?:[^\[\]]|\[[^\]]*\])*\]\([^()\s]*(?:\([^()]*\)[^()\s]*)*\)|`[^`\n]+`"
                       r"|(?:[\w.~-]+/)*[\w~][\w.~-]*\.md(?:#[\w-]+)?(?![\w/])")
 _JOIN = re.compile(r"^[\s*_]*(?:[✅✔️🆕]\s*)?(?:#\d+\s*)?(?:[·•,/+&]|and)\s*")
 

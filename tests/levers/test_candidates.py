@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from curator.index_model import parse_index
+from curator.levers.entry_facts import opening_subjects
 from curator.levers.merge import find_candidates, merged_entry_text
 
 
@@ -172,3 +173,11 @@ def test_a_line_citing_a_file_with_its_own_lesson_is_not_a_bare_pointer() -> Non
         "- [deploy.md](deploy.md) — how the release lane is wired: buckets, regions, owners\n"
     )
     assert find_candidates(index) == []
+
+
+def test_a_wikilink_with_no_target_is_no_subject_and_no_crash():
+    """``[[|x]]`` names no file: the candidate search reads it as text instead of failing on it."""
+    index = parse_index(b"# M\n\n- [[|x]] foo bar baz qux\n- [[|x]] foo bar baz qux quux\n- [[a|b]] one two\n")
+    assert opening_subjects("- [[|x]] foo bar") == ()
+    assert opening_subjects("- [[a|b]] one two") == ("[[a|b]]",)
+    assert isinstance(find_candidates(index), list)  # used to raise on the first entry
