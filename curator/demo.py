@@ -146,6 +146,8 @@ def build_demo(root: str | Path | None = None, *, fresh: bool = False) -> DemoFl
     root.mkdir(parents=True, exist_ok=True)
     exclusive_create(fleet_path, MANIFEST.encode("utf-8"), mode=0o644)
     fleet = load_manifest(fleet_path)
+    for resident in fleet.residents:  # every seat works in a repo, as in a real fleet (the canary runs there)
+        resident.repo.mkdir(parents=True, exist_ok=True)
     _lay_down_bearer_files(fleet)
     apply_fleet(fleet)
     _hand_edit_kestrel(fleet)

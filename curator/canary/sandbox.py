@@ -89,6 +89,8 @@ def _hook_events(doc: dict) -> list[str]:
 
 
 def prepare_kimi(seat: Seat, root: Path, base_url: str) -> Sandbox:
+    if not seat.repo.is_dir():  # kimi runs there: without this check the error blames the CLI
+        raise InputError("seat repo does not exist", path=seat.repo)
     env = _base_env(root)
     home = root / "kimi-home"
     if seat.instance_home.is_dir():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import stat
 import urllib.error
@@ -22,6 +23,7 @@ from curator.canary.sandbox import prepare_kimi, prepare_opencode
 from curator.canary.seat import Seat, fingerprint
 from curator.canary.stub import GEMINI_SNAPSHOT, REPLY_TEXT, StubModel, is_gemini_compression
 from curator.cli import main
+from curator.errors import InputError
 from tests.support.canary import post
 
 
@@ -212,6 +214,15 @@ def test_kimi_sandbox_adds_stub_to_a_copy(tmp_path):
 def test_kimi_sandbox_refuses_broken_config(tmp_path):
     seat = hand_seat(tmp_path, "[[hooks]\n")
     with pytest.raises(Exception, match="config.toml is not valid TOML"):
+        prepare_kimi(seat, tmp_path / "box", "http://127.0.0.1:1/v1")
+
+
+def test_kimi_sandbox_names_a_missing_repo_not_the_cli(tmp_path):
+    """Kimi runs in the seat's repo: a missing one is said as such (it used to surface as
+    "cannot run kimi-code: No such file or directory", blaming the CLI)."""
+    seat = hand_seat(tmp_path, "")
+    shutil.rmtree(seat.repo)
+    with pytest.raises(InputError, match="seat repo does not exist"):
         prepare_kimi(seat, tmp_path / "box", "http://127.0.0.1:1/v1")
 
 

@@ -12,6 +12,7 @@ from curator.cli import main
 from curator.demo import CLAUDE_SEAT, DIVERGENT_SEAT, EXAMPLE_SEATS, GROWN, HEALTHY, build_demo, example_memory
 from curator.errors import InputError
 from curator.meter import claude_code_budget
+from generators.manifest import load_manifest
 
 
 @pytest.fixture(scope="module")
@@ -22,6 +23,11 @@ def demo(tmp_path_factory):
 def statuses(demo, agent_id):
     plan = next(p for p in demo.plans if p.agent_id == agent_id)
     return {art.path.name: art.status for art in plan.artifacts}
+
+
+def test_every_seat_has_its_repo_so_the_canary_can_run_there(demo):
+    fleet = load_manifest(demo.fleet_path)
+    assert fleet.residents and all(resident.repo.is_dir() for resident in fleet.residents)
 
 
 def test_healthy_seat_is_all_match_and_under_target(demo):
