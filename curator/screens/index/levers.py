@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import Any, Protocol
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.content import Content
 
@@ -23,6 +24,10 @@ from curator.widgets.merge_panel import MergeTable
 from curator.widgets.messages import ChangeApplied
 from curator.widgets.trim_panel import TrimTable
 from curator.widgets.verbatim import diff_content, verbatim
+
+if TYPE_CHECKING:
+    from curator.index_model import HotIndex
+    from curator.levers.trim_selection import SelectionTrim
 
 
 class LeverHost(Protocol):
@@ -204,6 +209,34 @@ class LeverFlows:
             memory_dir = self.screen.memory_dir
             self.run("trim", lambda index: plan_trim(memory_dir, index, suggestion.entry_id, kind=suggestion.kind))
 
+    def trim_selection(self) -> None:
+        """The Entries selection's safe trims (a split or a tighten each, every fact kept) in one preview
+        and one change; the entries with no safe trim are named there with the reason. With nothing
+        selected (no entries), the Trim panel's suggestion, as ``t`` there."""
+        from curator.levers.trim_selection import plan_selection_trim
+        from curator.screens.dialogs import TextDialog
+
+        ids = self.screen.query_one(EntriesTable).selected_ids()
+        if not ids:
+            self.trim()
+            return
+        index = self.disk_index()
+        if index is None:
+            return
+        try:
+            plan = plan_selection_trim(self.screen.memory_dir, index, ids)
+        except CuratorError as err:
+            self.app.notify(str(err), title="Cannot trim", severity="error", markup=False)
+            return
+        listing = trim_listing(plan, index)
+        if plan.change is None:
+            count = len(plan.untrimmed)
+            self.app.push_screen(TextDialog(
+                f"Trim: no safe trim for the {'entry' if count == 1 else f'{count} entries'} selected",
+                Content("\n").join(listing)))
+            return
+        self.confirm(with_emptied_warning(reworded(plan.change, index), index), index, listing=listing)
+
     def restore(self) -> None:
         from curator.levers.archive import plan_restore
 
@@ -246,10 +279,12 @@ class LeverFlows:
             return None
         return parse_index(raw) if raw is not None else None
 
-    def confirm(self, change: Change, index, refused: list[str] = ()) -> None:
-        """The preview of ``change`` in a ConfirmDialog; applied on yes."""
+    def confirm(self, change: Change, index: HotIndex, refused: Sequence[str] = (),
+                listing: Sequence[Content] = ()) -> None:
+        """The preview of ``change`` in a ConfirmDialog (``listing``: lines between its summary and its
+        diff); applied on yes."""
         refused = list(refused)
-        body = self.preview(change, index, refused)
+        body = self.preview(change, index, refused, listing)
         title = f"{change.kind.capitalize() or 'Change'}: preview"
 
         def decided(yes: bool | None) -> None:
@@ -261,7 +296,7 @@ class LeverFlows:
         label = "Apply anyway" if refused else "Apply"
         self.app.push_screen(ConfirmDialog(title, body, label, danger=bool(refused)), decided)
 
-    def preview(self, change: Change, index, refused: list[str]) -> Content:
+    def preview(self, change: Change, index: HotIndex, refused: list[str], listing: Sequence[Content] = ()) -> Content:
         """Bytes saved, the meter after, warnings, and the whole diff of every file the change writes."""
         screen = self.screen
         after = measure(change.files.get(INDEX_NAME, index.raw), screen.limits)
@@ -277,6 +312,7 @@ class LeverFlows:
             lines.append(verbatim("REFUSED by default — it would lose: " + "; ".join(refused), "bold $error"))
             lines.append(verbatim("Apply anyway only if that is what you want; the pointers panel will flag it.",
                                   "$error"))
+        lines.extend(listing)
         for warning in change.warnings:
             lines.append(verbatim(f"warning: {warning}", "$warning"))
         for name in change.names:
@@ -302,3 +338,19 @@ class LeverFlows:
         self.screen.change_applied(ChangeApplied(
             f"Applied: {change.description} (saved {change.bytes_saved:,} B).{note} "
             f"{self.screen.key('index.undo_change')} undoes it.", change.kind))
+
+
+def trim_listing(plan: SelectionTrim, index: HotIndex) -> list[Content]:
+    """Each selected entry by line and title: its trim and what it saves, or why it has none."""
+    from curator.screens.change_words import title_of
+
+    def named(entry_id: str) -> str:
+        entry = index.entry(entry_id)
+        return f"line {entry.line} '{title_of(entry)}'"
+
+    lines = [verbatim(f"{named(t.entry_id)} — " + (f"split → {t.detail_file}" if t.kind == "split" else "tighten")
+                      + f", saves {t.bytes_saved:,} B") for t in plan.trimmed]
+    if plan.untrimmed:
+        lines.append(verbatim(f"no safe trim ({len(plan.untrimmed)}), left as they are:", "bold $warning"))
+        lines += [verbatim(f"{named(u.entry_id)} — {u.reason}", "$warning") for u in plan.untrimmed]
+    return lines

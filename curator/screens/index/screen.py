@@ -126,7 +126,7 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
             self.panels.focus_active()
         self.refresh_bindings()
 
-    PANEL_ACTIONS = frozenset({"merge", "archive", "fold", "trim", "restore", "search_archive", "tab", "switch_pane",
+    PANEL_ACTIONS = frozenset({"merge", "archive", "fold", "trim", "trim_selection", "restore", "search_archive", "tab", "switch_pane",
                                "focus_panels", "goto_row", "leave_search", "history_jump"})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -387,6 +387,9 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
 
     def action_trim(self) -> None:
         self.levers.trim()
+
+    def action_trim_selection(self) -> None:
+        self.levers.trim_selection()
 
     def action_restore(self) -> None:
         self.levers.restore()
