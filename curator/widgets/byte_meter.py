@@ -47,7 +47,8 @@ def bar(reading: Meter, width: int) -> Content:
 
 def words(reading: Meter, line_cap: int | None = None, profile: str = "", width: int = 120) -> Content:
     """One line of words: bytes, both limits, the zone, headroom, and lines against a line cap
-    (shorter labels when the terminal is narrow, so the zone and headroom stay in view)."""
+    (shorter labels when the terminal is narrow, so the zone and headroom stay in view). A reading of
+    what a harness loads (a Claude Code seat) says so, with the bytes on disk beside it."""
     zone_word = ZONE_WORDS.get(reading.zone, reading.zone.upper())
     headroom = reading.headroom_target
     if reading.zone == "over-limit":  # past the read limit, what matters is how far past it
@@ -64,11 +65,21 @@ def words(reading: Meter, line_cap: int | None = None, profile: str = "", width:
         limits = f" ┊{reading.target:,} ┃{reading.read_limit:,} "
     else:
         limits = f"  target ┊ {reading.target:,}  read limit ┃ {reading.read_limit:,}  "
+    main: list[str | tuple[str, str]] = [(f"{reading.bytes:,} B", "bold")]
+    tail = f"  {room} · {lines}"
+    if reading.on_disk is not None:
+        # What the harness loads first, the file's bytes beside it; the limits by their markers only
+        # (the bar names them), and the lines on the harness's budget line, counted as it counts them.
+        main += [(" loaded" if width < 100 else f" loaded by {reading.loaded_by}", "bold"),
+                 f" · {reading.on_disk:,} B on disk"]
+        if width >= 100:
+            limits = f"  ┊ {reading.target:,}  ┃ {reading.read_limit:,}  "
+        tail = f"  {room}"
     return Content.assemble(
-        (f"{reading.bytes:,} B", "bold"),
+        *main,
         limits,
         (f" {zone_word} ", f"bold reverse {ZONE_STYLES.get(reading.zone, '$foreground')}"),
-        f"  {room} · {lines}",
+        tail,
     )
 
 

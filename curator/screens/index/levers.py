@@ -14,7 +14,7 @@ from curator.change import Change
 from curator.constants import INDEX_NAME
 from curator.errors import ConflictError, CuratorError
 from curator.fsio import read_bytes
-from curator.meter import Limits, measure
+from curator.meter import Limits, Meter
 from curator.screens.change_words import reworded, with_emptied_warning
 from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.archive_panel import ArchiveTable
@@ -51,6 +51,7 @@ class LeverHost(Protocol):
     def set_status(self, message: str, style: str = "", *, lasting: bool = False) -> None: ...
     def change_applied(self, event: ChangeApplied) -> None: ...
     def key(self, action_id: str) -> str: ...
+    def reading_of(self, raw: bytes) -> Meter: ...
 
 
 class LeverFlows:
@@ -299,11 +300,12 @@ class LeverFlows:
     def preview(self, change: Change, index: HotIndex, refused: list[str], listing: Sequence[Content] = ()) -> Content:
         """Bytes saved, the meter after, warnings, and the whole diff of every file the change writes."""
         screen = self.screen
-        after = measure(change.files.get(INDEX_NAME, index.raw), screen.limits)
-        before = measure(index.raw, screen.limits)
+        after = screen.reading_of((change.files[INDEX_NAME] if INDEX_NAME in change.files else index.raw) or b"")
+        before = screen.reading_of(index.raw)
         lines = [
             verbatim(change.description, "bold"),
-            verbatim(f"saves {change.bytes_saved:,} B · meter {before.bytes:,} → {after.bytes:,} B, "
+            verbatim(f"saves {change.bytes_saved:,} B · meter {before.bytes:,} → {after.bytes:,} B"
+                     + (f" loaded by {after.loaded_by}" if after.loaded_by else "") + ", "
                      f"{ZONE_WORDS.get(after.zone, after.zone)} · " + (
                          f"{after.headroom_target:,} B headroom to the target" if after.headroom_target >= 0
                          else f"{-after.headroom_target:,} B over the target")),

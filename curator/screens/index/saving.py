@@ -6,7 +6,6 @@ from __future__ import annotations
 from curator.change import Change
 from curator.constants import ARCHIVE_NAME, INDEX_NAME
 from curator.errors import ConflictError, CuratorError
-from curator.meter import measure
 from curator.widgets.messages import ChangeApplied
 
 
@@ -55,7 +54,7 @@ class SaveFlow:
         self._disk_seen = self.disk_signature()
         self.change_applied(ChangeApplied(
             f"Saved {INDEX_NAME} ({len(new):,} B). {self.key('index.undo_change')} undoes the save.", "edit"))
-        reading = measure(new, self.limits)
+        reading = self.reading_of(new)  # a Claude Code seat: what it loads
         if reading.zone == "over-limit":  # saved, but the harness stops reading before its end
             self.set_status(f"Saved {INDEX_NAME}, {-reading.headroom_read_limit:,} B over the read limit "
                             f"({reading.read_limit:,} B): a harness never reads past it. "

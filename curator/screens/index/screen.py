@@ -30,7 +30,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from curator.keys import REGISTRY, display_keys, effective_keys
-from curator.meter import Limits, claude_code_budget, measure
+from curator.meter import Limits, Meter, claude_code_budget, claude_code_measure, measure
 from curator.screens.index.disk import WATCH_INTERVAL, DiskWatch
 from curator.screens.index.journal import JournalSteps
 from curator.screens.index.navigation import Navigation
@@ -258,11 +258,16 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
     def update_meter(self) -> None:
         self.show_meter(self.editor_bytes())
 
+    def reading_of(self, raw: bytes) -> Meter:
+        """The meter's reading of ``raw``: for a Claude Code seat, the bytes Claude Code loads (its
+        zone too), the bytes on disk beside them; elsewhere the bytes on disk."""
+        return claude_code_measure(raw, self.limits) if self.profile == "claude-code" else measure(raw, self.limits)
+
     def show_meter(self, raw: bytes) -> None:
         """Bytes against the target; for a Claude Code seat also that harness's own budget (lines and
         characters as it counts them), both from the same keystroke's bytes."""
         meter = self.query_one(ByteMeter)
-        meter.reading = measure(raw, self.limits)
+        meter.reading = self.reading_of(raw)
         meter.budget = claude_code_budget(raw) if self.profile == "claude-code" else None
 
     # == analysis (debounced, off the UI thread) ===================================================
