@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.content import Content
@@ -21,6 +21,7 @@ from curator.widgets.archive_panel import ArchiveTable
 from curator.widgets.byte_meter import ZONE_WORDS
 from curator.widgets.entries_table import EntriesTable
 from curator.widgets.merge_panel import MergeTable
+from curator.widgets.panel_table import PanelTable
 from curator.widgets.messages import ChangeApplied
 from curator.widgets.trim_panel import TrimTable
 from curator.widgets.verbatim import diff_content, verbatim
@@ -55,14 +56,14 @@ class LeverHost(Protocol):
 
 
 class LeverFlows:
-    def __init__(self, screen: LeverHost):
+    def __init__(self, screen: LeverHost) -> None:
         self.screen = screen
 
     @property
-    def app(self):
+    def app(self) -> Any:
         return self.screen.app
 
-    def disk_index(self):
+    def disk_index(self) -> HotIndex | None:
         """MEMORY.md as on disk, parsed; None (with a message) when the editor has unsaved edits or the
         file cannot be read."""
         from curator.index_model import parse_index
@@ -86,7 +87,7 @@ class LeverFlows:
             return None
         return parse_index(raw)
 
-    def pick(self, table_type, tab: str, item, hint: str) -> bool:
+    def pick(self, table_type: type[PanelTable], tab: str, item: object, hint: str) -> bool:
         """True when ``item`` (the highlighted row of the panel ``tab``) may be acted on; else switch
         to that panel and say how."""
         if item is None or self.screen.panels.active != tab:
@@ -191,7 +192,7 @@ class LeverFlows:
             return
         memory_dir = self.screen.memory_dir
 
-        def plan(index):
+        def plan(index: HotIndex) -> Change:
             entries = [index.entry(i) for i in ids if index.has_entry(i)]
             sections = whole_sections(index, entries)
             if len(sections) == 1 and {e.section for e in entries} == set(sections):
@@ -251,7 +252,7 @@ class LeverFlows:
             self.run("restore", lambda index: plan_restore(memory_dir, index, hit[0]))
 
     # -- plan → preview → confirm → apply ----------------------------------------------------------
-    def run(self, what: str, plan) -> None:
+    def run(self, what: str, plan: Callable[[HotIndex], Change]) -> None:
         """Plan with the core on the saved index (``plan(index) -> Change``), then preview and confirm.
         A merge the core refuses is still previewed, with what it would lose, and needs 'Apply anyway'."""
         from curator.levers.merge import MergeRefused
@@ -269,7 +270,7 @@ class LeverFlows:
             return
         self.confirm(with_emptied_warning(reworded(change, index, self.archive_index()), index), index, refused)
 
-    def archive_index(self):
+    def archive_index(self) -> HotIndex | None:
         """ARCHIVE.md parsed (a restore's entry is named from there), or None."""
         from curator.index_model import parse_index
         from curator.levers.text import read_optional
