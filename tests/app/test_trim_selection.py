@@ -46,6 +46,13 @@ async def test_panel_focused_t_trims_a_whole_section_in_one_change_and_one_undo(
         put_cursor_on(app, "parser's hot path", focus=True)
         keys = {k.key: k.description for k in await footer_keys(app, pilot)}
         assert keys.get("t") == "Trim"
+        await pilot.press("f1")  # the help says what t acts on, here and on the Trim panel
+        await settle(app, pilot)
+        rows = {(key, what) for key, what, _where in app.screen.keys}
+        assert ("t", "Trim the selection (a split or a tighten each, every fact kept; one change)") in rows
+        assert ("t", "Trim this suggestion (the Entries panel's t trims the selection)") in rows
+        await pilot.press("escape")
+        await settle(app, pilot)
         await pilot.press("S", "t")  # the section, then its trims: the preview
         await settle(app, pilot)
         assert isinstance(app.screen, ConfirmDialog)
