@@ -37,11 +37,13 @@ def test_claude_code_memory_meter_counts_what_claude_code_loads(snap_compare, tm
     monkeypatch.chdir(tmp_path)
     hide_parts_in(tmp_path / "memory", craft=180)
 
-    async def settled(pilot) -> None:
+    async def in_the_panels(pilot) -> None:
+        await quiet(pilot)
+        await pilot.press("f2")  # no editor cursor on screen: its blink is no part of the picture
         await quiet(pilot)
 
     app = CuratorApp(Path("memory"), resident_id="shop", profile="claude-code")
-    assert snap_compare(app, terminal_size=SIZE, run_before=settled)
+    assert snap_compare(app, terminal_size=SIZE, run_before=in_the_panels)
 
 
 def test_index_screen_at_80x24_with_an_unsaved_edit(snap_compare, tmp_path, monkeypatch):
