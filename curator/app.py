@@ -8,18 +8,28 @@ Entry point for other modules: ``run_app(memory_dir=None, fleet_path=None)``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.content import Content
+from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 import styles
 from curator.errors import CuratorError
 from curator.keys import load_keymap
 from curator.widgets.keymap import bindings
 
+if TYPE_CHECKING:
+    from textual.command import Provider
 
-def curator_commands():
+    from curator.screens.index import IndexScreen
+    from generators.composer.plan import ResidentPlan
+
+
+def curator_commands() -> type[Provider]:
     """The palette's provider, imported when the palette first opens (not at start-up)."""
     from curator.screens.palette import CuratorCommands
 
@@ -62,8 +72,8 @@ class CuratorApp(App[int]):
         self.state_dir = state_dir  # the store's journal dir (None: the store's default)
         self.notices: list = []  # every notification shown (curator.widgets.status_line.Notice)
 
-    def notify(self, message: str, *, title: str = "", severity: str = "information", timeout: float | None = None,
-               markup: bool = True) -> None:
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
         """Notifications go to the status line of the screen in view (or of the one under a dialog),
         never a toast over the content; they clear when stale. ``notices`` keeps every one."""
         from curator.widgets.status_line import STALE_AFTER, Notice, notice_content
@@ -82,12 +92,13 @@ class CuratorApp(App[int]):
         self.notices.clear()
         super().clear_notifications()
 
-    def get_default_screen(self):
+    def get_default_screen(self) -> Screen[Any]:
         """A seat alone (`tui DIR`) is the app's first screen itself: pushing it from ``on_mount``
         on top of an empty default screen costs the start-up about as much again."""
         if self.fleet_path is None:
             from curator.screens.index import IndexScreen
 
+            assert self.memory_dir is not None  # __init__ refuses neither a seat nor a fleet
             return IndexScreen(self.memory_dir, resident_id=self.resident_id, profile=self.profile)
         return super().get_default_screen()
 
@@ -123,11 +134,13 @@ class CuratorApp(App[int]):
 
         return is_demo(self.fleet_path.parent)
 
-    def dirty_index_screen(self):
+    def dirty_index_screen(self) -> IndexScreen | None:
         """The topmost index screen with unsaved edits, or None."""
-        return next((s for s in reversed(self.screen_stack) if getattr(s, "dirty", False)), None)
+        from curator.screens.index import IndexScreen
 
-    def leave_index_screens(self, leaving: str, then) -> None:
+        return next((s for s in reversed(self.screen_stack) if isinstance(s, IndexScreen) and s.dirty), None)
+
+    def leave_index_screens(self, leaving: str, then: Callable[[], object]) -> None:
         """Run ``then`` once no index screen holds unsaved edits (each asks save / discard / cancel)."""
         screen = self.dirty_index_screen()
         if screen is None:
@@ -174,6 +187,7 @@ class CuratorApp(App[int]):
                     if isinstance(screen, FleetScreen):
                         screen.refresh_plan()
 
+        assert self.fleet_path is not None  # offered only with a fleet (preview_for, the fleet panel)
         self.push_screen(PreviewScreen(self.fleet_path, resident_ids), done)
 
     def preview_for(self, resident_id: str | None, memory_dir: Path | None) -> None:
@@ -190,12 +204,12 @@ class CuratorApp(App[int]):
             return
         self.open_preview([resident_id])
 
-    def plan_for(self, memory_dir: Path | None):
+    def plan_for(self, memory_dir: Path | None) -> ResidentPlan | None:
         """The fleet plan of the resident whose memory dir this is, or None."""
         from generators.composer import plan_fleet
         from generators.manifest import load_manifest
 
-        if memory_dir is None:
+        if memory_dir is None or self.fleet_path is None:
             return None
         try:
             plans = plan_fleet(load_manifest(self.fleet_path))
@@ -216,7 +230,7 @@ class CuratorApp(App[int]):
         self.push_screen(HelpScreen(keys_for(screen, self), title))
 
 
-def run_app(memory_dir: str | Path | None = None, fleet_path: str | Path | None = None, **options) -> int:
+def run_app(memory_dir: str | Path | None = None, fleet_path: str | Path | None = None, **options: Any) -> int:
     """Run the curator in this terminal; returns an exit code."""
     result = CuratorApp(memory_dir, fleet_path, **options).run()
     return int(result or 0)

@@ -81,6 +81,15 @@ def strip_hidden(text: str, spans: list[tuple[int, int]] | None = None) -> str:
     return "".join(parts)
 
 
+def loaded_bytes(raw: bytes) -> int:
+    """MEMORY.md's bytes once the harness has stripped frontmatter and comment blocks: what it loads
+    (before any cut), counted as the file counts them."""
+    if not raw.startswith(b"---") and b"<!--" not in raw:  # the keystroke path: nothing to strip
+        return len(raw)
+    text = raw.decode("utf-8", "surrogateescape")  # byte-exact back, unlike the harness's own decode
+    return len(raw) - sum(len(text[s:e].encode("utf-8", "surrogateescape")) for s, e in hidden_spans(text))
+
+
 def original_index(index: int, spans: list[tuple[int, int]]) -> int:
     """Where ``index`` of the stripped text sits in the text the spans were found in."""
     for s, e in spans:

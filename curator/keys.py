@@ -135,6 +135,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("entries.archive", "entries", "screen.archive", "Archive the selection", "a", rank=7, short="Archive"),
     Action("entries.fold", "entries", "screen.fold", "Fold the selection into one detail file (a whole section: "
            "the section)", "F", rank=7, short="Fold"),
+    Action("entries.trim", "entries", "screen.trim_selection", "Trim the selection (a split or a tighten each, "
+           "every fact kept; one change)", "t", rank=7, short="Trim"),
     Action("entries.sort", "entries", "cycle_sort", "Sort (line, bytes, section, pointers)", "s", rank=35,
            short="Sort"),
     # Priority: focus is back on the table before the next key is routed ("/ci⏎ " in one read marks).
@@ -143,7 +145,8 @@ ACTIONS: tuple[Action, ...] = (
     Action("history.jump", "history", "screen.history_jump", "Undo / redo to this point", "enter", rank=6,
            short="Go to here"),
     Action("merge.merge", "merge", "screen.merge", "Merge", "m", rank=6),
-    Action("trim.trim", "trim", "screen.trim", "Trim", "t", rank=6),
+    Action("trim.trim", "trim", "screen.trim", "Trim this suggestion (the Entries panel's t trims the selection)",
+           "t", rank=6, short="Trim"),
     Action("archive.restore", "archive", "screen.restore", "Restore", "r", rank=6),
     Action("archive_search.back", "archive_search", "screen.leave_search", "Back to the list", "escape",
            priority=True, rank=15),  # priority: the key behind esc goes to the list, not into the box

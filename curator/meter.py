@@ -1,7 +1,9 @@
 """The byte meter: how big the hot index is, against the target and the read limit.
 
 Bytes are the file's bytes as on disk (what ``wc -c`` prints), never characters. KB = 1000 bytes.
-The app calls ``measure`` on every keystroke, so it does no parsing when handed raw bytes.
+The app calls ``measure`` on every keystroke, so it does no parsing when handed raw bytes. For a
+Claude Code seat it calls ``claude_code_measure``: the bytes that harness loads (it strips YAML
+frontmatter and block-level HTML comments first) against the same limits, the bytes on disk beside.
 
 A Claude Code seat has a budget of its own beside the byte target: its harness loads 200 lines or
 25,000 characters (JavaScript's count), whichever binds first. ``claude_code_budget`` gives it.
@@ -50,6 +52,10 @@ class Meter:
     zone: Zone
     target: int
     read_limit: int
+    # A Claude Code seat: ``bytes`` is what that harness loads (frontmatter and comment blocks
+    # stripped), ``on_disk`` the file's own bytes, ``loaded_by`` the harness. Elsewhere None and "".
+    on_disk: int | None = None
+    loaded_by: str = ""
 
     @property
     def headroom_target(self) -> int:
@@ -74,6 +80,14 @@ def measure(index_or_bytes: HotIndex | bytes, limits: Limits = Limits()) -> Mete
     else:  # a parsed HotIndex already knows both
         nbytes, lines = index_or_bytes.nbytes, index_or_bytes.line_count
     return Meter(nbytes, lines, limits.zone(nbytes), limits.target, limits.read_limit)
+
+
+def claude_code_measure(raw: bytes, limits: Limits = Limits()) -> Meter:
+    """The meter of a Claude Code seat: the bytes Claude Code loads (its zone against the target and
+    the read limit), with the bytes on disk beside them."""
+    loaded = claude_loader.loaded_bytes(raw)
+    return Meter(loaded, count_lines(raw), limits.zone(loaded), limits.target, limits.read_limit,
+                 on_disk=len(raw), loaded_by="Claude Code")
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,6 +107,11 @@ def plan_trim(memory_dir: str | Path, index: HotIndex, entry_id: str, *, kind: s
     return _suggest(memory_dir, index, entry, kind, Limits()).change
 
 
+def suggest(memory_dir: str | Path, index: HotIndex, entry: Entry, kind: str, limits: Limits = Limits()) -> TrimSuggestion:
+    """The ``kind`` trim of one entry, checked (facts kept, pointers whole, shorter); InputError if none."""
+    return _suggest(memory_dir, index, entry, kind, limits)
+
+
 def _suggest(memory_dir: str | Path, index: HotIndex, entry: Entry, kind: str, limits: Limits) -> TrimSuggestion:
     if kind == "split":
         if entry.kind == "row":
@@ -156,12 +161,15 @@ def entry_edit(index: HotIndex, entry: Entry, text: str) -> tuple[int, int, byte
     return entry_start(index, entry), content_end(index, entry.end_line), new
 
 
-def split_entry(memory_dir: str | Path, index: HotIndex, entry: Entry) -> tuple[str, str, dict[str, bytes]]:
+def split_entry(memory_dir: str | Path, index: HotIndex, entry: Entry,
+                pending: Mapping[str, bytes] | None = None) -> tuple[str, str, dict[str, bytes]]:
     """A split without the pointer re-check (a caller batching splits checks them together): the
-    entry's new text, the detail file, and that file's new bytes. Raises InputError if it cannot."""
+    entry's new text, the detail file, and that file's new bytes. ``pending``: detail files earlier
+    splits of the same batch already wrote (read from there, and never taken as a new name). Raises
+    InputError if it cannot."""
     if entry.kind == "row":
         raise InputError(f"entry {entry.id} is a table row: it is tightened, never split", path=INDEX_NAME)
-    return _split(Path(memory_dir), index, entry)
+    return _split(Path(memory_dir), index, entry, pending or {})
 
 
 # -- split -------------------------------------------------------------------------------------
@@ -270,18 +278,20 @@ def _title(body: str) -> str:
     return words.strip(" —–-:;,.") or "Entry"
 
 
-def _new_detail_name(memory_dir: Path, title: str) -> str:
+def _new_detail_name(memory_dir: Path, title: str, taken: Mapping[str, bytes] | None = None) -> str:
     stem = github_slug(title)
     if len(stem) > 40:  # cut at a word, not inside one
         stem = stem[:41].rsplit("-", 1)[0]
     stem = stem.strip("-") or "detail"
     name, n = f"{stem}.md", 2
-    while (memory_dir / name).exists() or name in RESERVED:
+    while (memory_dir / name).exists() or name in RESERVED or name in (taken or {}):
         name, n = f"{stem}-{n}.md", n + 1
     return name
 
 
-def _split(memory_dir: Path, index: HotIndex, entry: Entry) -> tuple[str, str, dict[str, bytes]]:
+def _split(memory_dir: Path, index: HotIndex, entry: Entry,
+           pending: Mapping[str, bytes] | None = None) -> tuple[str, str, dict[str, bytes]]:
+    pending = pending or {}
     source = entry_source(index, entry).rstrip("\n")
     if entry.kind in PROSE:  # flowing text: its lesson may run past its first line
         source = " ".join(part.strip() for part in source.split("\n") if part.strip())
@@ -303,7 +313,7 @@ def _split(memory_dir: Path, index: HotIndex, entry: Entry) -> tuple[str, str, d
     title = _title(body if LEADING_LINK.match(body) else lesson)
     detail = _detail_target(memory_dir, entry)
     moved = move_text(moved, INDEX_NAME, detail) if detail else moved  # its links, seen from there
-    old = read_optional(memory_dir, detail) if detail else None
+    old = (pending[detail] if detail in pending else read_optional(memory_dir, detail)) if detail else None
     if detail and old is not None:
         nl = parse_index(old).newline
         lead = old if old.endswith(b"\n") or not old else old + nl
@@ -314,7 +324,7 @@ def _split(memory_dir: Path, index: HotIndex, entry: Entry) -> tuple[str, str, d
             headings = [text for _level, text, _line in parse_index(new_detail).headings]
             new_line += f" → [details]({detail}#{heading_slugs(headings)[-1]})"
     else:
-        detail = _new_detail_name(memory_dir, title)
+        detail = _new_detail_name(memory_dir, title, pending)
         moved = move_text(moved, INDEX_NAME, detail)
         newline = index.newline.decode()
         new_detail = f"# {title}\n\n{moved}\n".replace("\n", newline).encode("utf-8")

@@ -11,7 +11,7 @@ and the heading, and a restore re-creates a dropped heading where it stood.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from textual import on
 from textual.app import ComposeResult
@@ -28,7 +28,7 @@ from curator.widgets.verbatim import verbatim
 ArchivePlanner = Callable[[bool], Change]
 
 
-def quoted(headings) -> str:
+def quoted(headings: Iterable[str]) -> str:
     return ", ".join(f"'{h}'" for h in headings)
 
 

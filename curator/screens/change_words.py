@@ -10,8 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from curator.change import Change
+
+if TYPE_CHECKING:
+    from curator.index_model import Entry, HotIndex
 
 TITLE_WIDTH = 32  # characters of an entry's words in a title; the detail line shows it whole
 TITLES_SHOWN = 3  # titles named in one description; the rest are counted
@@ -19,7 +24,7 @@ LINK_TEXT = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 MARKUP = re.compile(r"[*_`|]+")
 
 
-def title_of(entry) -> str:
+def title_of(entry: Entry) -> str:
     """An entry's title: its first link's text when the line starts with one, else its first words."""
     first = entry.body.split("\n", 1)[0].strip()
     found = LINK_TEXT.match(first.lstrip("*_ "))
@@ -28,7 +33,7 @@ def title_of(entry) -> str:
     return words if len(words) <= TITLE_WIDTH else words[: TITLE_WIDTH - 1].rstrip() + "…"
 
 
-def line_spans(entries) -> str:
+def line_spans(entries: Sequence[Entry]) -> str:
     """``line 12``, ``lines 12–13``, ``lines 4, 12–18``: entries next to each other in the file
     (nothing but their separators between) make one span, from the first's first line to the
     last's last."""
@@ -42,19 +47,19 @@ def line_spans(entries) -> str:
     return ("lines " if len(spans) > 1 or spans[0][0] != spans[0][1] else "line ") + text if spans else "no line"
 
 
-def titles(entries, joiner: str = ", ") -> str:
+def titles(entries: Sequence[Entry], joiner: str = ", ") -> str:
     named = [f"'{title_of(e)}'" for e in entries[:TITLES_SHOWN]]
     more = len(entries) - len(named)
     return joiner.join(named) + (f" +{more} more" if more else "")
 
 
-def whole_sections(index, entries) -> list[str]:
+def whole_sections(index: HotIndex, entries: Sequence[Entry]) -> list[str]:
     """Headings every entry of which is among ``entries``."""
     ids = {e.id for e in entries}
     return [s.heading for s in index.sections if s.heading and s.entry_ids and set(s.entry_ids) <= ids]
 
 
-def describe(change: Change, index) -> str:
+def describe(change: Change, index: HotIndex) -> str:
     """The change in lines and titles (the lever's own words when it names no entry of ``index``)."""
     entries = [index.entry(i) for i in change.entry_ids if index.has_entry(i)]
     if not entries:
@@ -77,7 +82,7 @@ def describe(change: Change, index) -> str:
     return f"{verb} {where} {titles(entries)}"
 
 
-def reworded(change: Change, index, archive=None) -> Change:
+def reworded(change: Change, index: HotIndex, archive: HotIndex | None = None) -> Change:
     """``change`` with its description in lines and titles (``archive``: ARCHIVE.md parsed, for a
     restore, whose entry lives there)."""
     if change.kind == "restore" and archive is not None:
@@ -89,7 +94,7 @@ def reworded(change: Change, index, archive=None) -> Change:
     return dataclasses.replace(change, description=describe(change, index))
 
 
-def emptied_by(change: Change, index) -> list[str]:
+def emptied_by(change: Change, index: HotIndex) -> list[str]:
     """Headings that had entries before ``change`` and have none after it (an archive says so itself,
     through ``Change.emptied_sections``; a merge pulling the last entry out of a section does not)."""
     from curator.index_model import parse_index
@@ -102,7 +107,7 @@ def emptied_by(change: Change, index) -> list[str]:
             and not ((found := after.section_named(s.heading)) is not None and found.entry_ids)]
 
 
-def with_emptied_warning(change: Change, index) -> Change:
+def with_emptied_warning(change: Change, index: HotIndex) -> Change:
     """A merge (or any change but archive, which asks about the heading) that leaves a section with no
     entry carries a warning naming it, shown in its preview."""
     if change.kind == "archive":

@@ -10,6 +10,7 @@ from textual.containers import HorizontalGroup, Vertical, VerticalGroup, Vertica
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
+from textual.widgets.button import ButtonVariant
 
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
@@ -29,7 +30,7 @@ class ConfirmDialog(ModalScreen[bool]):
     """Ask before an action that writes: returns True only on an explicit yes. The preview fills the
     terminal and scrolls with the keyboard (↑↓ j k, PgUp PgDn) while Apply/Cancel stay in view."""
 
-    KEY_TARGETS = ("confirm",)
+    KEY_TARGETS: tuple[str, ...] = ("confirm",)
     BINDINGS = bindings("confirm")
 
     def __init__(self, title: str, body: Content | str, confirm: str = "Apply", *, danger: bool = False):
@@ -79,7 +80,7 @@ class ConfirmDialog(ModalScreen[bool]):
 class ChoiceDialog(ModalScreen[str | None]):
     """A question with a few named answers (buttons and keys); dismisses with the answer's id or None."""
 
-    def __init__(self, title: str, message: str, choices: list[tuple[str, str, str]]):
+    def __init__(self, title: str, message: str, choices: list[tuple[str, str, ButtonVariant]]) -> None:
         """``choices``: (id, button label, variant)."""
         super().__init__()
         self.title_text = title

@@ -6,6 +6,7 @@ through the screen's lever path (store, conflicts, journal, undo as for every le
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -17,11 +18,28 @@ from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.verbatim import verbatim
 from curator.screens.worker_errors import ReportsWorkerErrors
 
+if TYPE_CHECKING:
+    from curator.change import Change
+    from curator.index_model import HotIndex
+    from curator.levers.fit import FitPlan, FitStep
+
 # plan(skip) -> FitPlan; describe(plan) -> the body (summary and diff)
-Planner = Callable[[tuple[int, ...]], object]
+Planner = Callable[[tuple[int, ...]], "FitPlan"]
 
 
-def step_label(step) -> Content:
+class FitLevers(Protocol):
+    """What the fit preview uses of the index screen's lever flows (``LeverFlows``)."""
+
+    @property
+    def screen(self) -> Any: ...  # the index screen: its memory dir, limits and status line
+    @property
+    def app(self) -> Any: ...
+    def disk_index(self) -> HotIndex | None: ...
+    def preview(self, change: Change, index: HotIndex, refused: list[str]) -> Content: ...
+    def apply(self, change: Change, note: str = "") -> None: ...
+
+
+def step_label(step: FitStep) -> Content:
     from curator.levers.fit import line_ranges
 
     where = line_ranges(step.lines)
@@ -31,7 +49,7 @@ def step_label(step) -> Content:
 class FitDialog(ReportsWorkerErrors, ConfirmDialog):
     """Dismisses True to apply ``self.plan.change`` (the plan shown for the ticked steps)."""
 
-    def __init__(self, plan, replan: Planner, describe: Callable[[object], Content]):
+    def __init__(self, plan: FitPlan, replan: Planner, describe: Callable[[FitPlan], Content]) -> None:
         super().__init__("Fit under the target: preview", describe(plan), "Apply")
         self.plan = plan
         self.replan = replan
@@ -63,7 +81,7 @@ class FitDialog(ReportsWorkerErrors, ConfirmDialog):
         plan = self.replan(skip)
         self.app.call_from_thread(self.show_plan, skip, plan)
 
-    def show_plan(self, skip: tuple[int, ...], plan) -> None:
+    def show_plan(self, skip: tuple[int, ...], plan: FitPlan) -> None:
         if skip != self.wanted_skip():
             return  # ticked on since: a newer plan is coming
         self.plan, self.shown_skip = plan, skip
@@ -80,7 +98,7 @@ class FitDialog(ReportsWorkerErrors, ConfirmDialog):
             self.dismiss(True)  # never a plan the bearer has not seen
 
 
-def open_fit(levers) -> None:
+def open_fit(levers: FitLevers) -> None:
     """F6 on the index screen: plan the fit on the saved index, preview it, apply what is shown."""
     from curator.errors import CuratorError
     from curator.levers.fit import plan_fit
@@ -91,7 +109,7 @@ def open_fit(levers) -> None:
         return
     target = screen.limits.target
 
-    def plan(skip: tuple[int, ...]):
+    def plan(skip: tuple[int, ...]) -> FitPlan:
         return plan_fit(screen.memory_dir, index, target=target, skip=skip)
 
     try:
@@ -104,7 +122,7 @@ def open_fit(levers) -> None:
                    + ("." if first.reached else f". {first.left}"), markup=False, timeout=8)
         return
 
-    def describe(fit) -> Content:
+    def describe(fit: FitPlan) -> Content:
         head = [verbatim(f"MEMORY.md {fit.before:,} B → {fit.after:,} B (target {fit.target:,} B) · "
                          + ", ".join(f"{k} ×{n}" for k, n in fit.counts.items() if n), "bold"),
                 verbatim("TARGET REACHED" if fit.reached else f"TARGET NOT REACHED: {fit.left}",

@@ -3,11 +3,13 @@ from, read from the key registry (so it says what the footer and the palette say
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
+from typing import Any
+
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import HorizontalGroup, Vertical, VerticalScroll
 from textual.dom import DOMNode
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
 from curator.keys import TARGETS, display_keys, effective_keys, for_target, keymap_path
@@ -35,13 +37,20 @@ def registry_keys(targets: tuple[str, ...], overrides: dict[str, str]) -> list[t
     return rows
 
 
+def key_groups(node: DOMNode) -> list[list[Binding]]:
+    """The bindings ``node`` answers to (its own and its ancestors'), one list per key."""
+    merged = node._merged_bindings
+    return list(merged.key_to_bindings.values()) if merged is not None else []
+
+
 def described_bindings(*nodes: DOMNode) -> list[tuple[str, str]]:
     """(keys, description) for every binding with a description, first node first, no repeats: for
     screens whose keys are not (yet) in the registry."""
-    rows, seen = [], set()
+    rows: list[tuple[str, str]] = []
+    seen: set[str] = set()
     for node in nodes:
         by_action: dict[str, list[Binding]] = {}
-        for bindings_ in node._merged_bindings.key_to_bindings.values():
+        for bindings_ in key_groups(node):
             for binding in bindings_:
                 if binding.description:
                     by_action.setdefault(binding.action + binding.description, []).append(binding)
@@ -69,16 +78,16 @@ WIDGET_KEYS = {
 }
 
 
-def registry_targets(screen) -> tuple[str, ...]:
+def registry_targets(screen: Screen[Any]) -> tuple[str, ...]:
     """The registry targets whose actions ``screen`` binds (its bindings carry their action ids)."""
     from curator.keys import REGISTRY
 
-    found = [REGISTRY[b.id].target for group in screen._merged_bindings.key_to_bindings.values() for b in group
+    found = [REGISTRY[b.id].target for group in key_groups(screen) for b in group
              if b.id in REGISTRY and REGISTRY[b.id].target != "app"]
     return tuple(dict.fromkeys(found))
 
 
-def keys_for(screen, app) -> list[tuple[str, str, str]]:
+def keys_for(screen: Screen[Any], app: App[Any]) -> list[tuple[str, str, str]]:
     targets = getattr(screen, "KEY_TARGETS", None) or registry_targets(screen)
     if getattr(screen, "fleet_below", False):  # opened from the fleet: the keys of `tui DIR` alone do not apply
         targets = tuple(t for t in targets if t != "seat")

@@ -7,25 +7,27 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
+from textual.dom import DOMNode
 
 from curator.keys import display_keys, effective_keys, for_target
-from curator.screens.help import described_bindings
+from curator.screens.help import described_bindings, key_groups
 
 
 class CuratorCommands(Provider):
-    def _actions(self) -> list[tuple[str, str, str, object]]:
+    def _actions(self) -> list[tuple[str, str, str, DOMNode]]:
         """(title, action, keys, node) for the screen the palette was opened over, then the app."""
         screen = self.screen
         targets = getattr(screen, "KEY_TARGETS", None)
-        out, seen = [], set()
+        out: list[tuple[str, str, str, DOMNode]] = []
+        seen: set[str] = set()
         if targets is None:  # a screen whose keys are not in the registry: its bindings
-            for node in (screen, self.app):
-                for keys, description in described_bindings(node):
-                    for bindings in node._merged_bindings.key_to_bindings.values():
+            for owner in (screen, self.app):
+                for keys, description in described_bindings(owner):
+                    for bindings in key_groups(owner):
                         for binding in bindings:
                             if binding.description == description and description not in seen:
                                 seen.add(description)
-                                out.append((description, binding.action, keys, node))
+                                out.append((description, binding.action, keys, owner))
             return out
         overrides = getattr(self.app, "key_overrides", {})
         for target in (*targets, "app"):
@@ -35,7 +37,7 @@ class CuratorCommands(Provider):
                 seen.add(action.description)
                 name = action.action.removeprefix("screen.").removeprefix("app.")
                 if target == "app" or action.action.startswith("app."):
-                    node = self.app
+                    node: DOMNode = self.app
                 elif action.action.startswith("screen.") or not hasattr(screen, "node_for_target"):
                     node = screen
                 else:  # a widget's own action (mark, sort): run it on that widget
@@ -43,7 +45,7 @@ class CuratorCommands(Provider):
                 out.append((action.description, name, display_keys(effective_keys(action, overrides)), node))
         return out
 
-    def _run(self, action: str, node: object) -> None:
+    def _run(self, action: str, node: DOMNode) -> None:
         self.app.call_later(self.app.run_action, action, node)
 
     async def discover(self) -> Hits:

@@ -10,6 +10,9 @@ The plan is re-read after every action; the result goes back to the fleet panel.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import HorizontalGroup, VerticalScroll
@@ -29,10 +32,16 @@ from curator.widgets.verbatim import verbatim
 from curator.screens.worker_errors import ReportsWorkerErrors
 from generators.composer import ADOPTED, CREATED, DIVERGENT, MATCH, PENDING
 
+if TYPE_CHECKING:
+    from textual.binding import Binding
+
+    from generators.composer.plan import Artifact, ResidentPlan
+    from generators.fleet_model import Fleet
+
 ORDER = {DIVERGENT: 0, PENDING: 1, MATCH: 2}  # what needs a decision first
 
 
-def short_where(plan, artifact) -> tuple[str, str]:
+def short_where(plan: ResidentPlan, artifact: Artifact) -> tuple[str, str]:
     """(path relative to its base, "home" / "repo"), or the absolute path and nothing."""
     for base, label in ((plan.instance_home, "home"), (plan.repo, "repo")):
         if artifact.path.is_relative_to(base):
@@ -47,11 +56,11 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
     HELP_TITLE = "the re-provision preview"
     BINDINGS = bindings("preview")  # keys as data: curator/keys.py
 
-    def __init__(self, fleet_path, resident_ids: list[str]):
+    def __init__(self, fleet_path: Path, resident_ids: list[str]) -> None:
         super().__init__()
         self.fleet_path = fleet_path
         self.resident_ids = list(resident_ids)
-        self.fleet = None
+        self.fleet: Fleet | None = None
         self.plans: list = []
         self.rows: list[tuple] = []  # (plan, artifact) per table row
         self.file_diffs: dict = {}  # path -> a divergent file's diff in its own lines
@@ -101,7 +110,7 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
         verdict.update(verbatim(f"Cannot plan: {message}", "bold"))
         self.query_one("#apply", Button).disabled = True
 
-    def show_plans(self, fleet, plans: list, diffs: dict | None = None) -> None:
+    def show_plans(self, fleet: Fleet, plans: list[ResidentPlan], diffs: dict[Path, str] | None = None) -> None:
         self.fleet, self.plans, self.file_diffs = fleet, plans, diffs or {}
         self.rows = []
         table_rows = []
@@ -171,7 +180,7 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
                 + ("x: set aside · " if counts[DIVERGENT] else ""))
         self.query_one("#preview-hint", Static).update(verbatim(f"{hint}tab: diff, ↑↓ PgUp PgDn", "dim"))
 
-    def footer_label(self, binding) -> str | None:
+    def footer_label(self, binding: Binding) -> str | None:
         """Adopt and set aside are offered only when the plan has something for them (pressed anyway,
         they say why nothing happens)."""
         if binding.action == "adopt" and not self.adoptable():
@@ -232,6 +241,8 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
     def write(self, *, adopt: bool) -> None:
         from generators.composer import apply_fleet
 
+        if self.fleet is None:  # nothing planned yet: nothing to write
+            return
         try:
             fresh = apply_fleet(self.fleet, plans=self.plans, adopt=adopt)
         except CuratorError as err:

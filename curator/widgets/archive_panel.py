@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -28,12 +29,12 @@ class ArchiveSearch(TextInput):
 class ArchiveTable(PanelTable):
     BINDINGS = bindings("archive")
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.hits: list[tuple[str, str, str]] = []  # (entry id, section, text)
         self.searching = False  # the hits are a search's (an empty list: no match, not an empty archive)
 
-    def hit(self):
+    def hit(self) -> tuple[str, str, str] | None:
         return self.item_at_cursor(self.hits)
 
     def detail(self) -> Content:
@@ -47,7 +48,7 @@ class ArchivePanel(Vertical):
     ArchivePanel ArchiveSearch { height: 3; }
     """
 
-    def __init__(self, memory_dir: Path, **kwargs):
+    def __init__(self, memory_dir: Path, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.memory_dir = memory_dir
         self.problem = ""  # why the archive could not be read, if it could not

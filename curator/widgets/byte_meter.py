@@ -47,29 +47,45 @@ def bar(reading: Meter, width: int) -> Content:
 
 def words(reading: Meter, line_cap: int | None = None, profile: str = "", width: int = 120) -> Content:
     """One line of words: bytes, both limits, the zone, headroom, and lines against a line cap
-    (shorter labels when the terminal is narrow, so the zone and headroom stay in view)."""
-    zone_word = ZONE_WORDS.get(reading.zone, reading.zone.upper())
+    (shorter labels when the terminal is narrow, so the zone and headroom stay in view). A reading of
+    what a harness loads (a Claude Code seat) says so, with the bytes on disk beside it."""
+    zone = (f" {ZONE_WORDS.get(reading.zone, reading.zone.upper())} ",
+            f"bold reverse {ZONE_STYLES.get(reading.zone, '$foreground')}")
     headroom = reading.headroom_target
     if reading.zone == "over-limit":  # past the read limit, what matters is how far past it
         room = f"{-reading.headroom_read_limit:,} B over the read limit"
     else:
         room = f"{headroom:,} B headroom" if headroom >= 0 else f"{-headroom:,} B over target"
+    short_room = room.replace(" headroom", " left").replace(" over target", " over").replace(" the read limit", " limit")
+    if reading.on_disk is not None:
+        return loaded_words(reading, zone, room, short_room, width)
     lines = f"{reading.lines:,} lines"
     if line_cap:
         over = " OVER" if reading.lines > line_cap else ""
         lines = f"{reading.lines:,}/{line_cap:,} lines{over}" + (f" ({profile} cap)" if profile else "")
     if width < 100:
-        room = room.replace(" headroom", " left").replace(" over target", " over").replace(" the read limit", " limit")
+        room = short_room
         lines = lines.replace(" lines", " ln").replace(" cap)", ")")
         limits = f" ┊{reading.target:,} ┃{reading.read_limit:,} "
     else:
         limits = f"  target ┊ {reading.target:,}  read limit ┃ {reading.read_limit:,}  "
-    return Content.assemble(
-        (f"{reading.bytes:,} B", "bold"),
-        limits,
-        (f" {zone_word} ", f"bold reverse {ZONE_STYLES.get(reading.zone, '$foreground')}"),
-        f"  {room} · {lines}",
-    )
+    return Content.assemble((f"{reading.bytes:,} B", "bold"), limits, zone, f"  {room} · {lines}")
+
+
+def loaded_words(reading: Meter, zone: tuple[str, str], room: str, short_room: str, width: int) -> Content:
+    """The words of a reading of what a harness loads: those bytes first, the bytes on disk beside
+    them, the zone and the headroom, in the longest wording that fits ``width`` (the limits by their
+    markers alone, or not at all: the bar marks them). The lines are the harness's budget line's."""
+    target, limit = f"{reading.target:,}", f"{reading.read_limit:,}"
+    forms = [(f" loaded by {reading.loaded_by}", f"  ┊ {target}  ┃ {limit}  ", room),
+             (" loaded", f" ┊{target} ┃{limit} ", short_room),
+             (" loaded", "  ", short_room)]
+    for label, limits, said in forms:
+        line = Content.assemble((f"{reading.bytes:,} B", "bold"), (label, "bold"), f" · {reading.on_disk:,} B on disk",
+                                limits, zone, f"  {said}")
+        if line.cell_length <= width:
+            break
+    return line
 
 
 def budget_line(budget: HarnessBudget) -> Content:

@@ -4,7 +4,9 @@ and a filter (``/``) whose rows are the selection when nothing is marked."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from textual import on
 from textual.app import ComposeResult
@@ -19,6 +21,10 @@ from curator.widgets.panel_table import EditorTarget, PanelTable
 from curator.widgets.tables import fill
 from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import verbatim
+
+if TYPE_CHECKING:
+    from curator.analysis import Analysis
+    from curator.frontmatter import FrontMatter
 
 SORTS = ("line", "bytes", "section", "pointers")
 SORT_ARROWS = {"line": "↑", "bytes": "↓", "section": "↑", "pointers": "!"}  # which way each sort runs
@@ -38,7 +44,7 @@ class EntryRow:
     details: tuple[str, ...] = ()  # "file · type · description" of each linked file that declares any
 
 
-def rows_of(analysis) -> list[EntryRow]:
+def rows_of(analysis: Analysis) -> list[EntryRow]:
     from curator.analysis import entry_details, entry_pointer_state
     from curator.widgets.panel_table import first_link
 
@@ -48,7 +54,7 @@ def rows_of(analysis) -> list[EntryRow]:
             for e in analysis.index.entries]
 
 
-def _declared(name: str, said) -> str:
+def _declared(name: str, said: FrontMatter) -> str:
     """What a linked detail file says of itself, as the detail line shows it."""
     return " · ".join(part for part in (f"→ {name}", said.type, said.description) if part)
 
@@ -56,7 +62,7 @@ def _declared(name: str, said) -> str:
 class EntriesTable(PanelTable):
     BINDINGS = bindings("entries")
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.rows_by_id: dict[str, EntryRow] = {}
         self.marked: set[str] = set()
@@ -194,7 +200,7 @@ class EntriesTable(PanelTable):
         parts.append(f"sorted by {self.sort_by}")
         return " · ".join(parts)
 
-    def _repaint_marks(self, ids) -> None:
+    def _repaint_marks(self, ids: Iterable[str]) -> None:
         shown = self.shown_ids()
         for entry_id in ids:
             if entry_id in shown:
@@ -290,7 +296,7 @@ class EntriesTable(PanelTable):
 class EntriesFilter(TextInput):
     """The filter box over the Entries table: every word typed must occur in an entry's section or text."""
 
-    BINDINGS = bindings("entries_filter")  # type: ignore[assignment]  # Binding objects, which Input's list type allows
+    BINDINGS = bindings("entries_filter")
 
     def action_done(self) -> None:
         self.query_ancestor(EntriesPanel).leave_filter()

@@ -12,23 +12,29 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 
+from typing import Any
+
 from rich.cells import cell_len
 from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
 from textual.keys import key_to_character
 from textual.widgets import Footer, TextArea
 from textual.widgets._footer import FooterKey
 
 from curator.keys import REGISTRY
 
+FooterItem = tuple[Binding, bool, str]  # a key to show: its binding, enabled, its tooltip
 
-def rank_of(binding) -> tuple[int, bool]:
+
+def rank_of(binding: Binding) -> tuple[int, bool]:
     """Footer order: the registry's rank; on a tie a screen's own key before the app-wide one (``q``
     before ``ctrl+q`` where both quit)."""
     action = REGISTRY.get(binding.id or "")
     return (action.rank if action is not None else 50), (binding.id or "").startswith("app.")
 
 
-def is_text_field(widget) -> bool:
+def is_text_field(widget: object) -> bool:
     """The editor or an Input. Input is looked up, not imported: no Input exists before its module is
     loaded, and the first frame of the index screen has none (start-up pays for nothing unneeded)."""
     input_module = sys.modules.get("textual.widgets._input")
@@ -45,10 +51,10 @@ class KeysFooter(Footer):
     _recompose_pending = False
     _fitted_width = 0  # the terminal width the keys shown were fitted to
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(compact=True, show_command_palette=False, **kwargs)
 
-    def bindings_changed(self, screen) -> None:
+    def bindings_changed(self, screen: Screen[Any]) -> None:
         self._bindings_ready = True
         if not screen.app.app_focus or self._recompose_pending:
             return
@@ -69,11 +75,11 @@ class KeysFooter(Footer):
             yield FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,
                             disabled=not enabled, tooltip=tooltip).data_bind(compact=Footer.compact)
 
-    def fitting(self, ordered: list[tuple]) -> list[tuple]:
+    def fitting(self, ordered: list[FooterItem]) -> list[FooterItem]:
         """The keys that fit whole in the terminal's width, most important first: the footer ends with
         a whole key, never a word cut in half (F1 lists the rest)."""
         width = self._fitted_width = self.app.size.width
-        room, out = width + 1, []  # + 1: the last key needs no gap after it
+        room, out = width + 1, list[FooterItem]()  # + 1: the last key needs no gap after it
         for item in ordered:
             binding = item[0]
             need = cell_len(self.app.get_key_display(binding)) + 1 + cell_len(binding.description) + 1
@@ -88,12 +94,12 @@ class KeysFooter(Footer):
             self._recompose_pending = True
             self.call_after_refresh(self._recompose_once)
 
-    def wanted(self) -> list[tuple]:
+    def wanted(self) -> list[FooterItem]:
         """(binding, enabled, tooltip) of the keys to show for the current focus, in footer order."""
         # While a text field has focus its letters are text, not commands: leave them out (and name
         # a key's other binding, esc say, in their place).
         typing = is_text_field(self.screen.focused)
-        shown: dict[str, tuple] = {}  # one key per action: the first binding found for it
+        shown: dict[str, FooterItem] = {}  # one key per action: the first binding found for it
         # A screen may name a key by what it would do now (Undo: archive line 12), or leave out one
         # with nothing to act on ("") that still answers when pressed.
         label_of = getattr(self.screen, "footer_label", lambda binding: None)
@@ -112,7 +118,8 @@ class KeysFooter(Footer):
                 if typing and binding.key_display:
                     binding = replace(binding, key_display=None)
                 shown[binding.id or binding.action] = (binding, enabled, tooltip)
-        ordered, labels = [], set()
+        ordered: list[FooterItem] = []
+        labels: set[str] = set()
         for item in sorted(shown.values(), key=lambda item: rank_of(item[0])):
             if item[0].description not in labels:  # "q Quit" and "^q Quit": the first only
                 labels.add(item[0].description)

@@ -4,8 +4,9 @@ there and now (the screen does it, one journalled step at a time)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from textual.content import Content
 
@@ -14,6 +15,9 @@ from curator.widgets.keymap import bindings
 from curator.widgets.panel_table import PanelTable
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
+
+if TYPE_CHECKING:
+    from curator.store.records import AppliedChange
 
 START = "the start"  # the row before every change: enter there undoes them all
 
@@ -28,7 +32,7 @@ class HistoryRow:
     nbytes: int
 
 
-def rows_of(history) -> list[HistoryRow]:
+def rows_of(history: Sequence[AppliedChange]) -> list[HistoryRow]:
     """The start row, then each journal entry oldest first (applied ones, then undone ones in redo order)."""
     rows = [HistoryRow(0, "", "", f"({START}: before any change in this journal)", "", 0)]
     for n, entry in enumerate(history, 1):
@@ -38,19 +42,19 @@ def rows_of(history) -> list[HistoryRow]:
     return rows
 
 
-def applied_count(history) -> int:
+def applied_count(history: Sequence[AppliedChange]) -> int:
     return sum(1 for entry in history if entry.state != JournalState.UNDONE)
 
 
 class HistoryTable(PanelTable):
     BINDINGS = bindings("history")
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.history_rows: list[HistoryRow] = []
         self.now = 0  # the position the files stand at
 
-    def show(self, history) -> None:
+    def show(self, history: Sequence[AppliedChange]) -> None:
         self.history_rows, self.now = rows_of(history), applied_count(history)
         cells = []
         for row in self.history_rows:

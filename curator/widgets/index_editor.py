@@ -12,9 +12,13 @@ its undo history, so ctrl+z can never bring back text the store moved without th
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, cast
+
+from textual import events
 
 from textual.message import Message
 from textual.widgets import TextArea
+from textual.widgets.text_area import Document, Edit, EditResult
 
 from curator.widgets.keymap import bindings
 from curator.widgets.text_fields import EscThenKey
@@ -24,11 +28,11 @@ class IndexEditor(EscThenKey, TextArea):
     BINDINGS = bindings("editor")
 
     class DirtyChanged(Message):
-        def __init__(self, dirty: bool):
+        def __init__(self, dirty: bool) -> None:
             super().__init__()
             self.dirty = dirty
 
-    def __init__(self, *args, after_edit: Callable[[str], None] | None = None, **kwargs):
+    def __init__(self, *args: Any, after_edit: Callable[[str], None] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.after_edit = after_edit  # called with the new text inside every edit
         self._echoes = 0  # Changed messages still to come for edits already handled here
@@ -39,7 +43,7 @@ class IndexEditor(EscThenKey, TextArea):
     def dirty(self) -> bool:
         return self.text != self.saved_text
 
-    def edit(self, edit):
+    def edit(self, edit: Edit) -> EditResult:
         result = super().edit(edit)
         self._echoes += 1
         text = self.text  # joined once per keystroke: the document keeps lines
@@ -91,7 +95,7 @@ class IndexEditor(EscThenKey, TextArea):
             self.select_range((row, 0), (row, 0))
         self.scroll_cursor_visible(center=True)
 
-    def _on_blur(self, _event) -> None:
+    def _on_blur(self, _event: events.Blur) -> None:
         """A selection (the link Enter on a panel row selects) does not outlive focus: typing after
         coming back, or a key pressed elsewhere meanwhile, never replaces it."""
         if not self.selection.is_empty:
@@ -107,15 +111,16 @@ class IndexEditor(EscThenKey, TextArea):
         if not needle:
             return False
         text = self.text
-        start = self.document.get_index_from_location(self.selection.end) if after_cursor else 0
+        document = cast(Document, self.document)  # a TextArea's is a Document (syntax-aware or not)
+        start = document.get_index_from_location(self.selection.end) if after_cursor else 0
         lowered, wanted = text.lower(), needle.lower()
         at = lowered.find(wanted, start)
         if at < 0:
             at = lowered.find(wanted)
         if at < 0:
             return False
-        begin = self.document.get_location_from_index(at)
-        finish = self.document.get_location_from_index(at + len(needle))
+        begin = document.get_location_from_index(at)
+        finish = document.get_location_from_index(at + len(needle))
         self.select_range(begin, finish)
         self.scroll_cursor_visible(center=True)
         return True

@@ -7,6 +7,7 @@ each its part of an analysis.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 from textual.widgets import TabbedContent, TabPane
@@ -20,13 +21,16 @@ from curator.widgets.panel_table import PanelTable
 from curator.widgets.pointers_panel import PointersTable
 from curator.widgets.trim_panel import TrimTable
 
+if TYPE_CHECKING:
+    from curator.analysis import Analysis
+
 PANEL_TABS = ("entries", "merge", "trim", "archive", "pointers", "load", "history")
 
 
 class IndexPanels(TabbedContent):
     DEFAULT_CSS = "IndexPanels TabPane { padding: 0; }"
 
-    def __init__(self, memory_dir: Path, **kwargs):
+    def __init__(self, memory_dir: Path, **kwargs: Any) -> None:
         super().__init__(initial="entries", **kwargs)
         for pane in (
             TabPane("Entries", EntriesPanel(id="entries-panel"), id="entries"),
@@ -39,7 +43,7 @@ class IndexPanels(TabbedContent):
         ):
             self.compose_add_child(pane)  # what ``with TabbedContent():`` does in compose
 
-    def show(self, analysis, extras: dict) -> None:
+    def show(self, analysis: Analysis, extras: dict[str, Any]) -> None:
         self.query_one(EntriesTable).show(rows_of(analysis))
         self.query_one(PointersTable).show(analysis.pointers)
         self.query_one(LoadTable).show(analysis.loads)

@@ -4,7 +4,7 @@ rebinds it wherever it is used."""
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from curator.keys import for_target
 
@@ -14,7 +14,7 @@ from curator.keys import for_target
 OVER_TEXT = frozenset({"app", "index", "editor"})
 
 
-def bindings(target: str) -> list[Binding]:
+def bindings(target: str) -> list[BindingType]:
     return [
         Binding(a.keys, a.action, a.footer_label, show=a.show, key_display=a.key_display,
                 priority=a.priority or target in OVER_TEXT, id=a.id)

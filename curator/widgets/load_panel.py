@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
 from textual.content import Content
 
 from curator.widgets.panel_table import PanelTable
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
 
+if TYPE_CHECKING:
+    from curator.load_sim import LoadResult
+
 
 class LoadTable(PanelTable):
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.notes: list[str] = []
 
-    def show(self, loads: dict) -> None:
+    def show(self, loads: Mapping[str, LoadResult]) -> None:
         rows = []
         for name, load in loads.items():
             cut = "—" if load.cut_line is None else f"after line {load.cut_line}"

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from textual.content import Content
 
 from curator.widgets.keymap import bindings
@@ -9,16 +12,20 @@ from curator.widgets.panel_table import EditorTarget, PanelTable, first_link
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
 
+if TYPE_CHECKING:
+    from curator.index_model import Entry, HotIndex
+    from curator.levers.merge_candidates import Candidate
+
 
 class MergeTable(PanelTable):
     BINDINGS = bindings("merge")
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.candidates: list = []
-        self.index = None
+        self.candidates: Sequence[Candidate] = []
+        self.index: HotIndex | None = None
 
-    def show(self, candidates: list, index) -> None:
+    def show(self, candidates: Sequence[Candidate], index: HotIndex) -> None:
         self.candidates, self.index = candidates, index
         rows = []
         for c in candidates:
@@ -39,10 +46,10 @@ class MergeTable(PanelTable):
         if self.index is not None and self.size.width != self._filled_width:
             self.show(self.candidates, self.index)
 
-    def candidate(self):
+    def candidate(self) -> Candidate | None:
         return self.item_at_cursor(self.candidates)
 
-    def entries(self) -> list:
+    def entries(self) -> list[Entry]:
         c = self.candidate()
         if c is None or self.index is None:
             return []
@@ -54,7 +61,7 @@ class MergeTable(PanelTable):
 
     def detail(self) -> Content:
         entries, candidate = self.entries(), self.candidate()
-        if not entries:
+        if not entries or candidate is None:
             return super().detail()
         why = verbatim(f"{candidate.score:.0f}% alike · {candidate.reason}", "dim")  # whole, however narrow
         return Content("\n").join([why, *(verbatim(e.text) for e in entries)])

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
+
+if TYPE_CHECKING:
+    from curator.analysis import Analysis
 
 
 class AnalysisReady(Message):
     """A worker finished analysing ``raw`` (the editor's bytes when it started)."""
 
-    def __init__(self, raw: bytes, analysis, extras: dict | None = None, error: str = ""):
+    def __init__(self, raw: bytes, analysis: Analysis | None, extras: dict[str, Any] | None = None,
+                 error: str = "") -> None:
         super().__init__()
         self.raw = raw
         self.analysis = analysis

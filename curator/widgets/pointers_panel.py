@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from curator.constants import INDEX_NAME
 from curator.widgets.panel_table import EditorTarget, PanelTable
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
 
+if TYPE_CHECKING:
+    from curator.pointers import PointerReport
+
 
 class PointersTable(PanelTable):
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.places: list[EditorTarget | None] = []  # per row: where in MEMORY.md the problem is
 
-    def show(self, report) -> None:
+    def show(self, report: PointerReport) -> None:
         rows, places = [], []
         for d in report.dangling:
             hint = f"{d.reason}; did you mean {d.suggestion}?" if d.suggestion else d.reason

@@ -5,9 +5,11 @@ or a dialog's buttons. A message goes when it is stale: after its timeout, or wh
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from textual.content import Content
 from textual.timer import Timer
+from textual.visual import VisualType
 from textual.widgets import Static
 
 from curator.widgets.verbatim import verbatim
@@ -34,13 +36,13 @@ class StatusLine(Static):
     _stale: Timer | None = None
     lasting: Content | None = None  # what to show once a passing message is stale (a state, not news)
 
-    def __init__(self, *, folds: bool = False, **kwargs):
+    def __init__(self, *, folds: bool = False, **kwargs: Any) -> None:
         """``folds``: takes no row while it has nothing to say (a dialog's, under its body)."""
         super().__init__(**kwargs)
         self.folds = folds
         self.display = not folds
 
-    def update(self, content="", *, layout: bool = True) -> None:
+    def update(self, content: VisualType = "", *, layout: bool = True) -> None:
         super().update(content, layout=layout)
         if self.folds:
             self.display = bool(str(content))

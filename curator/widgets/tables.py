@@ -40,7 +40,7 @@ def fill(
         sized[rest] = max(min_rest, table.size.width - table.styles.scrollbar_size_vertical - others)
     for label, key in columns:
         table.add_column(label, key=key, width=sized[key])
-    for cells, key in rows:
-        table.add_row(*cells, key=key)
+    for cells, row_key in rows:
+        table.add_row(*cells, key=row_key)
     if rows:
         table.move_cursor(row=min(cursor_row, len(rows) - 1))

@@ -14,7 +14,14 @@ No Input import here: the editor uses this, and the first frame loads no Input (
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import events
+
+if TYPE_CHECKING:  # what the mix-in is mixed into: a widget (its app, its screen)
+    from textual.widget import Widget as _TextWidget
+else:
+    _TextWidget = object
 
 
 def alt_typed(event: events.Key) -> str | None:
@@ -24,7 +31,7 @@ def alt_typed(event: events.Key) -> str | None:
     return event.key.removeprefix("alt+")
 
 
-class EscThenKey:
+class EscThenKey(_TextWidget):
     """Mix in before a text widget's class (``class IndexEditor(EscThenKey, TextArea)``): its own
     ``_on_key`` runs first and keeps alt+<printable> out of the text."""
 

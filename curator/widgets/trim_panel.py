@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from textual.content import Content
 
 from curator.widgets.keymap import bindings
@@ -9,16 +12,20 @@ from curator.widgets.panel_table import EditorTarget, PanelTable, first_link
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
 
+if TYPE_CHECKING:
+    from curator.index_model import HotIndex
+    from curator.levers.trim import TrimSuggestion
+
 
 class TrimTable(PanelTable):
     BINDINGS = bindings("trim")
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.suggestions: list = []
-        self.index = None
+        self.suggestions: Sequence[TrimSuggestion] = []
+        self.index: HotIndex | None = None
 
-    def show(self, suggestions: list, index) -> None:
+    def show(self, suggestions: Sequence[TrimSuggestion], index: HotIndex) -> None:
         self.suggestions, self.index = suggestions, index
         rows = []
         for t in suggestions:
@@ -31,7 +38,7 @@ class TrimTable(PanelTable):
             rows.append(((verbatim("—"), verbatim(""), verbatim(""), verbatim("no entry is long enough to trim")), None))
         fill(self, [("Entry", "entry"), ("Bytes", "bytes"), ("Saves", "saves"), ("Suggestion", "what")], rows)
 
-    def suggestion(self):
+    def suggestion(self) -> TrimSuggestion | None:
         return self.item_at_cursor(self.suggestions)
 
     def editor_target(self) -> EditorTarget | None:

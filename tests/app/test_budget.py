@@ -3,6 +3,8 @@ them, beside the bytes, re-measured on every keystroke; absent for other harness
 
 from __future__ import annotations
 
+import pytest
+
 from curator.app import CuratorApp
 from curator.meter import claude_code_budget
 from curator.widgets.byte_meter import ByteMeter
@@ -58,3 +60,18 @@ async def test_other_harnesses_show_no_claude_code_budget(tmp_path):
             await settle(app, pilot)
             assert "claude-code" not in meter_text(app) and "chars" not in meter_text(app)
             assert app.screen.query_one(ByteMeter).region.height == 2
+
+
+@pytest.mark.parametrize("width", [78, 99, 100, 110, 118])  # 80 to 120 columns
+@pytest.mark.parametrize("size", [16_900, 24_000, 26_500])
+def test_a_claude_code_reading_says_both_figures_and_its_zone_in_the_width_it_has(width: int, size: int) -> None:
+    from curator.meter import claude_code_measure
+    from curator.widgets.byte_meter import ZONE_WORDS, words
+
+    raw = b"---\nname: x\n---\n" + b"x" * (size - 16)
+    reading = claude_code_measure(raw)
+    line = words(reading, 200, "claude-code", width)
+    assert line.cell_length <= width
+    text = str(line)
+    assert text.startswith(f"{size - 16:,} B loaded") and f" · {size:,} B on disk" in text
+    assert ZONE_WORDS[reading.zone] in text

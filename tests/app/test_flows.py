@@ -224,7 +224,8 @@ async def test_command_palette_offers_the_screen_actions(tmp_path):
     async with running(CuratorApp(seat)) as (app, pilot):
         provider = CuratorCommands(app.screen)
         titles = [title for title, *_ in provider._actions()]
-    for title in ("Merge", "Archive the selection", "Trim", "Save", "Search archive", "Re-provision preview", "Help",
+    for title in ("Merge", "Archive the selection", "Trim this suggestion (the Entries panel's t trims the selection)",
+                  "Trim the selection (a split or a tighten each, every fact kept; one change)", "Save", "Search archive", "Re-provision preview", "Help",
                   "Mark / unmark the whole section", "Filter the entries (levers act on what it shows)"):
         assert title in titles
 

@@ -10,7 +10,7 @@ from textual.widgets import Button, TabbedContent
 from textual.widgets._footer import FooterKey
 
 from curator.app import CuratorApp
-from curator.screens.dialogs import ConfirmDialog, LinePrompt, UnsavedDialog
+from curator.screens.dialogs import ConfirmDialog, LinePrompt, TextDialog, UnsavedDialog
 from curator.screens.fit_preview import FitDialog
 from curator.screens.fleet import FleetScreen
 from curator.screens.help import HelpScreen
@@ -75,6 +75,8 @@ async def check_footer_key(app, pilot, key: FooterKey, focus: str) -> str:
         assert isinstance(app.screen, ConfirmDialog) or "Select two or more" in notes(app)
     elif action == "screen.trim":
         assert isinstance(app.screen, ConfirmDialog) or "Pick a suggestion" in notes(app)
+    elif action == "screen.trim_selection":  # the preview, or why no selected entry has a safe trim
+        assert isinstance(app.screen, (ConfirmDialog, TextDialog))
     elif action == "screen.restore":
         assert "Pick an archived entry" in notes(app)
     elif action == "fit":

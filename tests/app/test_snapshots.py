@@ -1,4 +1,5 @@
-"""Snapshot tests: the index screen over target and the merge preview at 80x24 and 120x36 (the fleet
+"""Snapshot tests: the index screen over target (a Claude Code memory's too: its meter counts what
+Claude Code loads) and the merge preview at 80x24 and 120x36 (the fleet
 panel and the re-provision preview: test_fleet_snapshots.py). Paths on screen are made
 deterministic (a relative memory dir; the fleet under a fixed directory). Record with
 ``pytest tests/app/test_snapshots.py --snapshot-update``.
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from curator.app import CuratorApp
-from tests.support.app import quiet, write_seat
+from tests.support.app import hide_parts_in, quiet, write_seat
 
 pytestmark = pytest.mark.xdist_group("fleet-root")  # both snapshot modules rebuild FLEET_ROOT
 
@@ -28,6 +29,21 @@ def test_index_screen_over_target(snap_compare, tmp_path, monkeypatch):
         await quiet(pilot)
 
     assert snap_compare(CuratorApp(Path("memory")), terminal_size=SIZE, run_before=in_the_panels)
+
+
+def test_claude_code_memory_meter_counts_what_claude_code_loads(snap_compare, tmp_path, monkeypatch):
+    # Frontmatter and an HTML comment block on top: the meter's number is what Claude Code loads
+    # (over the target, under the read limit), the bytes on disk (past the read limit) beside it.
+    monkeypatch.chdir(tmp_path)
+    hide_parts_in(tmp_path / "memory", craft=180)
+
+    async def in_the_panels(pilot) -> None:
+        await quiet(pilot)
+        await pilot.press("f2")  # no editor cursor on screen: its blink is no part of the picture
+        await quiet(pilot)
+
+    app = CuratorApp(Path("memory"), resident_id="shop", profile="claude-code")
+    assert snap_compare(app, terminal_size=SIZE, run_before=in_the_panels)
 
 
 def test_index_screen_at_80x24_with_an_unsaved_edit(snap_compare, tmp_path, monkeypatch):

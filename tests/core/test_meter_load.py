@@ -254,3 +254,21 @@ def test_claude_code_loaded_bytes_leave_out_what_the_harness_strips() -> None:
     assert (load.cut_line, load.total_bytes) == (None, len(raw))
     assert load.loaded_bytes == len(body.encode())
     assert f"{len(body.encode()):,} B) load" in load.note and "stripped first" in load.note
+
+
+def test_a_claude_code_seat_is_measured_by_what_claude_code_loads() -> None:
+    """Frontmatter and block-level HTML comments never load: the meter's bytes and zone leave them out,
+    agree with the claude-code profile's loaded bytes, and keep the bytes on disk beside them."""
+    from curator.meter import claude_code_measure
+
+    front = "---\nname: seat memory\ndescription: the hot index\n---\n"
+    comment = "<!--\n" + "a note for whoever edits this file, never loaded\n" * 40 + "-->\n\n"
+    body = "# Seat memory index\n\n" + "".join(f"- entry {n}: {'word ' * 20}\n" for n in range(120))
+    raw = (front + comment + body).encode("utf-8")
+    limits = Limits(target=len(body.encode()) + 10, read_limit=len(raw) - 10)
+    reading = claude_code_measure(raw, limits)
+    assert reading.bytes == len(body.encode()) == simulate(parse_index(raw), None, "claude-code").loaded_bytes
+    assert reading.on_disk == len(raw) and reading.loaded_by == "Claude Code"
+    assert reading.zone == "ok" and measure(raw, limits).zone == "over-limit"
+    plain = claude_code_measure(body.encode(), limits)  # nothing hidden: both figures are the file's
+    assert plain.bytes == plain.on_disk == len(body.encode()) and plain.lines == count_lines(body.encode())

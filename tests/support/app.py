@@ -263,3 +263,17 @@ def divergent_fleet() -> Path:
     manifest = write_example_fleet(FLEET_ROOT)
     make_divergent(manifest)
     return manifest
+
+
+# A Claude Code memory's parts that Claude Code strips before it loads MEMORY.md.
+FRONTMATTER = "---\nname: shop memory\ndescription: what this project taught\n---\n"
+COMMENT = "<!--\n" + "a note to whoever edits this file by hand: Claude Code never loads it\n" * 30 + "-->\n\n"
+
+
+def hide_parts_in(memory: Path, *, craft: int) -> tuple[int, int]:
+    """MEMORY.md with ``craft`` filler lines, YAML frontmatter and an HTML comment block on top:
+    (bytes Claude Code loads, bytes on disk)."""
+    write_seat(memory, craft=craft)
+    body = (memory / "MEMORY.md").read_bytes()
+    (memory / "MEMORY.md").write_bytes((FRONTMATTER + COMMENT).encode() + body)
+    return len(body), len(body) + len(FRONTMATTER + COMMENT)

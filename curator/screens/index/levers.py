@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import difflib
 from pathlib import Path
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.content import Content
 
@@ -13,16 +14,21 @@ from curator.change import Change
 from curator.constants import INDEX_NAME
 from curator.errors import ConflictError, CuratorError
 from curator.fsio import read_bytes
-from curator.meter import Limits, measure
+from curator.meter import Limits, Meter
 from curator.screens.change_words import reworded, with_emptied_warning
 from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.archive_panel import ArchiveTable
 from curator.widgets.byte_meter import ZONE_WORDS
 from curator.widgets.entries_table import EntriesTable
 from curator.widgets.merge_panel import MergeTable
+from curator.widgets.panel_table import PanelTable
 from curator.widgets.messages import ChangeApplied
 from curator.widgets.trim_panel import TrimTable
 from curator.widgets.verbatim import diff_content, verbatim
+
+if TYPE_CHECKING:
+    from curator.index_model import HotIndex
+    from curator.levers.trim_selection import SelectionTrim
 
 
 class LeverHost(Protocol):
@@ -46,17 +52,18 @@ class LeverHost(Protocol):
     def set_status(self, message: str, style: str = "", *, lasting: bool = False) -> None: ...
     def change_applied(self, event: ChangeApplied) -> None: ...
     def key(self, action_id: str) -> str: ...
+    def reading_of(self, raw: bytes) -> Meter: ...
 
 
 class LeverFlows:
-    def __init__(self, screen: LeverHost):
+    def __init__(self, screen: LeverHost) -> None:
         self.screen = screen
 
     @property
-    def app(self):
+    def app(self) -> Any:
         return self.screen.app
 
-    def disk_index(self):
+    def disk_index(self) -> HotIndex | None:
         """MEMORY.md as on disk, parsed; None (with a message) when the editor has unsaved edits or the
         file cannot be read."""
         from curator.index_model import parse_index
@@ -80,7 +87,7 @@ class LeverFlows:
             return None
         return parse_index(raw)
 
-    def pick(self, table_type, tab: str, item, hint: str) -> bool:
+    def pick(self, table_type: type[PanelTable], tab: str, item: object, hint: str) -> bool:
         """True when ``item`` (the highlighted row of the panel ``tab``) may be acted on; else switch
         to that panel and say how."""
         if item is None or self.screen.panels.active != tab:
@@ -185,7 +192,7 @@ class LeverFlows:
             return
         memory_dir = self.screen.memory_dir
 
-        def plan(index):
+        def plan(index: HotIndex) -> Change:
             entries = [index.entry(i) for i in ids if index.has_entry(i)]
             sections = whole_sections(index, entries)
             if len(sections) == 1 and {e.section for e in entries} == set(sections):
@@ -204,6 +211,34 @@ class LeverFlows:
             memory_dir = self.screen.memory_dir
             self.run("trim", lambda index: plan_trim(memory_dir, index, suggestion.entry_id, kind=suggestion.kind))
 
+    def trim_selection(self) -> None:
+        """The Entries selection's safe trims (a split or a tighten each, every fact kept) in one preview
+        and one change; the entries with no safe trim are named there with the reason. With nothing
+        selected (no entries), the Trim panel's suggestion, as ``t`` there."""
+        from curator.levers.trim_selection import plan_selection_trim
+        from curator.screens.dialogs import TextDialog
+
+        ids = self.screen.query_one(EntriesTable).selected_ids()
+        if not ids:
+            self.trim()
+            return
+        index = self.disk_index()
+        if index is None:
+            return
+        try:
+            plan = plan_selection_trim(self.screen.memory_dir, index, ids)
+        except CuratorError as err:
+            self.app.notify(str(err), title="Cannot trim", severity="error", markup=False)
+            return
+        listing = trim_listing(plan, index)
+        if plan.change is None:
+            count = len(plan.untrimmed)
+            self.app.push_screen(TextDialog(
+                f"Trim: no safe trim for the {'entry' if count == 1 else f'{count} entries'} selected",
+                Content("\n").join(listing)))
+            return
+        self.confirm(with_emptied_warning(reworded(plan.change, index), index), index, listing=listing)
+
     def restore(self) -> None:
         from curator.levers.archive import plan_restore
 
@@ -217,7 +252,7 @@ class LeverFlows:
             self.run("restore", lambda index: plan_restore(memory_dir, index, hit[0]))
 
     # -- plan → preview → confirm → apply ----------------------------------------------------------
-    def run(self, what: str, plan) -> None:
+    def run(self, what: str, plan: Callable[[HotIndex], Change]) -> None:
         """Plan with the core on the saved index (``plan(index) -> Change``), then preview and confirm.
         A merge the core refuses is still previewed, with what it would lose, and needs 'Apply anyway'."""
         from curator.levers.merge import MergeRefused
@@ -235,7 +270,7 @@ class LeverFlows:
             return
         self.confirm(with_emptied_warning(reworded(change, index, self.archive_index()), index), index, refused)
 
-    def archive_index(self):
+    def archive_index(self) -> HotIndex | None:
         """ARCHIVE.md parsed (a restore's entry is named from there), or None."""
         from curator.index_model import parse_index
         from curator.levers.text import read_optional
@@ -246,10 +281,12 @@ class LeverFlows:
             return None
         return parse_index(raw) if raw is not None else None
 
-    def confirm(self, change: Change, index, refused: list[str] = ()) -> None:
-        """The preview of ``change`` in a ConfirmDialog; applied on yes."""
+    def confirm(self, change: Change, index: HotIndex, refused: Sequence[str] = (),
+                listing: Sequence[Content] = ()) -> None:
+        """The preview of ``change`` in a ConfirmDialog (``listing``: lines between its summary and its
+        diff); applied on yes."""
         refused = list(refused)
-        body = self.preview(change, index, refused)
+        body = self.preview(change, index, refused, listing)
         title = f"{change.kind.capitalize() or 'Change'}: preview"
 
         def decided(yes: bool | None) -> None:
@@ -261,14 +298,15 @@ class LeverFlows:
         label = "Apply anyway" if refused else "Apply"
         self.app.push_screen(ConfirmDialog(title, body, label, danger=bool(refused)), decided)
 
-    def preview(self, change: Change, index, refused: list[str]) -> Content:
+    def preview(self, change: Change, index: HotIndex, refused: list[str], listing: Sequence[Content] = ()) -> Content:
         """Bytes saved, the meter after, warnings, and the whole diff of every file the change writes."""
         screen = self.screen
-        after = measure(change.files.get(INDEX_NAME, index.raw), screen.limits)
-        before = measure(index.raw, screen.limits)
+        after = screen.reading_of((change.files[INDEX_NAME] if INDEX_NAME in change.files else index.raw) or b"")
+        before = screen.reading_of(index.raw)
         lines = [
             verbatim(change.description, "bold"),
-            verbatim(f"saves {change.bytes_saved:,} B · meter {before.bytes:,} → {after.bytes:,} B, "
+            verbatim(f"saves {change.bytes_saved:,} B · meter {before.bytes:,} → {after.bytes:,} B"
+                     + (f" loaded by {after.loaded_by}" if after.loaded_by else "") + ", "
                      f"{ZONE_WORDS.get(after.zone, after.zone)} · " + (
                          f"{after.headroom_target:,} B headroom to the target" if after.headroom_target >= 0
                          else f"{-after.headroom_target:,} B over the target")),
@@ -277,6 +315,7 @@ class LeverFlows:
             lines.append(verbatim("REFUSED by default — it would lose: " + "; ".join(refused), "bold $error"))
             lines.append(verbatim("Apply anyway only if that is what you want; the pointers panel will flag it.",
                                   "$error"))
+        lines.extend(listing)
         for warning in change.warnings:
             lines.append(verbatim(f"warning: {warning}", "$warning"))
         for name in change.names:
@@ -302,3 +341,19 @@ class LeverFlows:
         self.screen.change_applied(ChangeApplied(
             f"Applied: {change.description} (saved {change.bytes_saved:,} B).{note} "
             f"{self.screen.key('index.undo_change')} undoes it.", change.kind))
+
+
+def trim_listing(plan: SelectionTrim, index: HotIndex) -> list[Content]:
+    """Each selected entry by line and title: its trim and what it saves, or why it has none."""
+    from curator.screens.change_words import title_of
+
+    def named(entry_id: str) -> str:
+        entry = index.entry(entry_id)
+        return f"line {entry.line} '{title_of(entry)}'"
+
+    lines = [verbatim(f"{named(t.entry_id)} — " + (f"split → {t.detail_file}" if t.kind == "split" else "tighten")
+                      + f", saves {t.bytes_saved:,} B") for t in plan.trimmed]
+    if plan.untrimmed:
+        lines.append(verbatim(f"no safe trim ({len(plan.untrimmed)}), left as they are:", "bold $warning"))
+        lines += [verbatim(f"{named(u.entry_id)} — {u.reason}", "$warning") for u in plan.untrimmed]
+    return lines

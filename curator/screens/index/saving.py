@@ -4,15 +4,17 @@ under us resolved (reload / keep mine / diff), and leaving with unsaved edits as
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from curator.change import Change
 from curator.constants import ARCHIVE_NAME, INDEX_NAME
 from curator.errors import ConflictError, CuratorError, NothingToChangeError
-from curator.meter import measure
 from curator.screens.index.disk import DiskSignature
 from curator.screens.index.host import ScreenParts
 from curator.widgets.messages import ChangeApplied, DiskState
+
+if TYPE_CHECKING:
+    from curator.meter import Meter
 
 Then = Callable[[], object]  # what a save was for (quit, back to the fleet…): runs once the text is on disk
 
@@ -31,6 +33,7 @@ class SaveHost(ScreenParts, Protocol):
     def disk_signature(self) -> DiskSignature: ...
     def show_disk_text(self, text: str, *, keep_place: bool = False) -> None: ...
     def reload(self) -> None: ...
+    def reading_of(self, raw: bytes) -> Meter: ...
 
 
 class SaveFlow:
@@ -84,7 +87,7 @@ class SaveFlow:
         self._disk_seen = self.disk_signature()
         self.change_applied(ChangeApplied(
             f"Saved {INDEX_NAME} ({len(new):,} B). {self.key('index.undo_change')} undoes the save.", "edit"))
-        reading = measure(new, self.limits)
+        reading = self.reading_of(new)  # a Claude Code seat: what it loads
         if reading.zone == "over-limit":  # saved, but the harness stops reading before its end
             self.set_status(f"Saved {INDEX_NAME}, {-reading.headroom_read_limit:,} B over the read limit "
                             f"({reading.read_limit:,} B): a harness never reads past it. "

@@ -34,7 +34,7 @@ from textual.widget import Widget
 from textual.widgets import Static
 
 from curator.keys import REGISTRY, display_keys, effective_keys
-from curator.meter import Limits, claude_code_budget, measure
+from curator.meter import Limits, Meter, claude_code_budget, claude_code_measure, measure
 from curator.screens.index.disk import WATCH_INTERVAL, DiskWatch
 from curator.screens.index.journal import JournalSteps
 from curator.screens.index.navigation import Navigation
@@ -145,7 +145,7 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
             self.panels.focus_active()
         self.refresh_bindings()
 
-    PANEL_ACTIONS = frozenset({"merge", "archive", "fold", "trim", "restore", "search_archive", "tab", "switch_pane",
+    PANEL_ACTIONS = frozenset({"merge", "archive", "fold", "trim", "trim_selection", "restore", "search_archive", "tab", "switch_pane",
                                "focus_panels", "goto_row", "leave_search", "history_jump"})
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -281,11 +281,16 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
     def update_meter(self) -> None:
         self.show_meter(self.editor_bytes())
 
+    def reading_of(self, raw: bytes) -> Meter:
+        """The meter's reading of ``raw``: for a Claude Code seat, the bytes Claude Code loads (its
+        zone too), the bytes on disk beside them; elsewhere the bytes on disk."""
+        return claude_code_measure(raw, self.limits) if self.profile == "claude-code" else measure(raw, self.limits)
+
     def show_meter(self, raw: bytes) -> None:
         """Bytes against the target; for a Claude Code seat also that harness's own budget (lines and
         characters as it counts them), both from the same keystroke's bytes."""
         meter = self.query_one(ByteMeter)
-        meter.reading = measure(raw, self.limits)
+        meter.reading = self.reading_of(raw)
         meter.budget = claude_code_budget(raw) if self.profile == "claude-code" else None
 
     # == analysis (debounced, off the UI thread) ===================================================
@@ -412,6 +417,9 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
 
     def action_trim(self) -> None:
         self.levers.trim()
+
+    def action_trim_selection(self) -> None:
+        self.levers.trim_selection()
 
     def action_restore(self) -> None:
         self.levers.restore()
