@@ -4,7 +4,9 @@
   seat store, the cap checked, the pointer graph compared, the meter line computed), each a full
   round trip over stdio through the SDK's client, against a bare SDK ``echo`` tool registered on the
   same server process. Goal: <= 2x. Calls are interleaved (echo, view, str_replace), so machine noise
-  hits all alike; the str_replace rounds alternate two texts so the file keeps its size.
+  hits all alike. Every str_replace writes a text never written before (a round counter of fixed
+  width: the file keeps its size), as an agent's edits do: no parse, undo copy or pointer report of
+  an earlier round can be reused by chance. Where the time goes: bench/bench_mcp.md.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ async def _rounds(memory: Path, state: Path) -> dict[str, list[float]]:
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 for n in range(ROUNDS):
-                    old, new = ("lesson 100:", "LESSON 100:") if n % 2 == 0 else ("LESSON 100:", "lesson 100:")
+                    old, new = ("lesson 100:" if n == 0 else f"lesson 100 r{n - 1:03d}:"), f"lesson 100 r{n:03d}:"
                     for name, args in (("echo", {"text": "hello"}), ("view", {"path": "/memories/MEMORY.md"}),
                                        ("str_replace", {"path": "/memories/MEMORY.md", "old_str": old, "new_str": new})):
                         start = time.perf_counter()

@@ -123,7 +123,7 @@ def _listing(seat: Seat, name: str, path: str) -> str:
     shown = path.rstrip("/") or path
     rows = [f"{_size(os.lstat(root).st_size)}\t{shown}"]
 
-    def walk(directory, prefix: str, depth: int) -> None:
+    def walk(directory: str | os.PathLike[str], prefix: str, depth: int) -> None:
         for entry in sorted(os.scandir(directory), key=lambda e: e.name):
             if entry.name.startswith(".") or entry.name in SKIPPED or entry.is_symlink():
                 continue

@@ -34,12 +34,12 @@ class BlobKeeping(StoreBase):
                 path = self._blob_path(hashlib.sha256(data).hexdigest())
                 if path not in missing and not os.path.lexists(path):
                     missing[path] = data
-        path = None
+        at = self.state_dir / "blobs"
         try:
-            for path, data in missing.items():
-                with fsio.write_temp(path, data, 0o600) as tmp:
+            for at, data in missing.items():
+                with fsio.write_temp(at, data, 0o600) as tmp:
                     try:
-                        os.replace(tmp, path)
+                        os.replace(tmp, at)
                     except BaseException:
                         with contextlib.suppress(FileNotFoundError):
                             os.unlink(tmp)
@@ -47,7 +47,7 @@ class BlobKeeping(StoreBase):
             if missing:
                 fsio.fsync_dir(self.state_dir / "blobs")
         except OSError as err:
-            raise from_os_error(err, "cannot save the undo copy, nothing changed", path=path or self.state_dir,
+            raise from_os_error(err, "cannot save the undo copy, nothing changed", path=at,
                                 code="SAVE_FAILED") from None
 
     def _get_blob(self, sha: str | None) -> bytes | None:
