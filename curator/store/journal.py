@@ -68,11 +68,13 @@ def encode_journal(memory_dir: Path, done: Sequence[AppliedChange], undone: Sequ
     """The journal file: one entry per line. A path is bytes on Linux: one that is not UTF-8
     reaches here with lone surrogates, which only the ASCII escapes (\\udcxx) carry through JSON
     and back to the same str."""
-    def listed(entries: Sequence[AppliedChange]) -> str:
-        return "[" + ",".join(f"\n  {text}" for text in _CACHE.encode(entries)) + ("\n ]" if entries else "]")
+    texts = _CACHE.encode([*done, *undone])
+
+    def listed(entries: list[str]) -> str:
+        return "[" + ",".join(f"\n  {text}" for text in entries) + ("\n ]" if entries else "]")
 
     text = (f'{{"version": {JOURNAL_VERSION}, "memory_dir": {json.dumps(str(memory_dir))},\n'
-            f' "done": {listed(done)},\n "undone": {listed(undone)}}}\n')
+            f' "done": {listed(texts[:len(done)])},\n "undone": {listed(texts[len(done):])}}}\n')
     return text.encode("ascii")
 
 
