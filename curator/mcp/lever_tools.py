@@ -4,31 +4,36 @@ goes through ``Seat.write`` (the seat store, under the cap) and ends with the me
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import date
 
 from mcp.server.mcpserver.exceptions import ToolError
 
-from curator.analysis import analyze
+from curator.analysis import analyze, parse_cached
 from curator.change import Change
 from curator.errors import CuratorError
-from curator.index_model import HotIndex, parse_index
+from curator.index_model import HotIndex
 from curator.levers import archive as archive_lever
 from curator.levers import fold as fold_lever
 from curator.levers import merge as merge_lever
 from curator.levers import trim as trim_lever
 from curator.levers.fit import line_ranges, plan_fit
 from curator.mcp.report import label
-from curator.mcp.seat import Seat, Written
-from curator.store import INDEX_NAME, SeatStore, seat_state
+from curator.mcp.seat import Reading, Seat, Written
+from curator.store import INDEX_NAME, seat_state
 
 SHOWN = 10  # problems and hits listed before "… and N more"
 
 
-def _index(seat: Seat, store: SeatStore) -> HotIndex:
-    return parse_index(seat.index_bytes(store))
+Planner = Callable[[Reading, HotIndex], Change]
 
 
-def _labels(index: HotIndex, ids) -> str:
+def _index(files: Reading) -> HotIndex:
+    """MEMORY.md parsed (the parse is shared with the meter and the pointer report of the same bytes)."""
+    return parse_cached(files.index_bytes())
+
+
+def _labels(index: HotIndex, ids: Sequence[str]) -> str:
     return ", ".join(label(index.entry(i)) if index.has_entry(i) else i for i in ids)
 
 
@@ -43,14 +48,14 @@ def _applied(written: Written, before: HotIndex) -> str:
     return "\n".join(lines + list(written.notes))
 
 
-def _write(seat: Seat, planner) -> str:
-    """Apply what ``planner(store, index)`` plans; the result names the entries as they were."""
+def _write(seat: Seat, planner: Planner) -> str:
+    """Apply what ``planner(files, index)`` plans; the result names the entries as they were."""
     seen: list[HotIndex] = []
 
-    def plan(store: SeatStore) -> Change:
-        index = _index(seat, store)
+    def plan(files: Reading) -> Change:
+        index = _index(files)
         seen[:] = [index]
-        return planner(store, index)
+        return planner(files, index)
 
     written = seat.write(plan)
     return _applied(written, seen[0])
@@ -77,7 +82,7 @@ def check(seat: Seat) -> str:
 
 
 def candidates(seat: Seat, limit: int = SHOWN) -> str:
-    index = _index(seat, seat.store())
+    index = _index(seat.reading())
     found = merge_lever.find_candidates(index, limit=max(limit, 0))
     lines = [f"{len(found)} merge candidate(s) (merge takes their ids; give `text` for your own merged line):"]
     for n, c in enumerate(found, 1):
@@ -103,8 +108,7 @@ def _short(text: str, width: int = 60) -> str:
 
 def fit(seat: Seat, apply: bool = False, keep: list[int] | None = None) -> str:
     """The plan (numbered steps); with ``apply``, the steps in ``keep`` (all when not given) as one change."""
-    store = seat.store()
-    index = _index(seat, store)
+    index = _index(seat.reading())
     plan = plan_fit(seat.memory_dir, index, target=seat.limits.target)
     if keep is not None:
         unknown = sorted(set(keep) - {s.number for s in plan.steps})
@@ -128,7 +132,7 @@ def fit(seat: Seat, apply: bool = False, keep: list[int] | None = None) -> str:
     if plan.change is None:
         return "\n".join(lines + ["nothing to apply"])
     change = plan.change
-    return "\n".join(lines + [_write(seat, lambda _store, _index: change)])
+    return "\n".join(lines + [_write(seat, lambda _files, _index: change)])
 
 
 # -- fold ----------------------------------------------------------------------------------------
@@ -136,7 +140,7 @@ def fit(seat: Seat, apply: bool = False, keep: list[int] | None = None) -> str:
 def fold(seat: Seat, section: str | None = None, ids: list[str] | None = None, facet: str | None = None,
          apply: bool = False) -> str:
     """The facets that may fold; with a section or ids, the fold's plan; with ``apply``, the fold."""
-    index = _index(seat, seat.store())
+    index = _index(seat.reading())
     if section is None and ids is None:
         found = fold_lever.facets(index)
         lines = [f"{len(found)} facet(s) that may fold (fold(section=HEADING) or fold(ids=[…], facet=NAME)):"]
@@ -144,12 +148,12 @@ def fold(seat: Seat, section: str | None = None, ids: list[str] | None = None, f
                   f"{label(index.entry(f.entry_ids[0]))}" for f in found[:SHOWN]]
         return "\n".join(lines)
 
-    def planner(store: SeatStore, now: HotIndex) -> Change:
+    def planner(files: Reading, now: HotIndex) -> Change:
         return fold_lever.plan_fold(seat.memory_dir, now, ids=ids, section=section, facet=facet)
 
     if apply:
         return _write(seat, planner)
-    change = planner(seat.store(), index)
+    change = planner(seat.reading(), index)
     (name,) = [n for n in change.names if n != INDEX_NAME]
     kept = next(line for line in (change.files[INDEX_NAME] or b"").decode("utf-8", "replace").splitlines() if f"]({name})" in line)
     return "\n".join([f"plan: {change.description}", f"entries: {_labels(index, change.entry_ids)}",
@@ -159,17 +163,17 @@ def fold(seat: Seat, section: str | None = None, ids: list[str] | None = None, f
 # -- writing levers ------------------------------------------------------------------------------
 
 def archive(seat: Seat, ids: list[str], drop_empty_sections: bool = False) -> str:
-    return _write(seat, lambda store, index: archive_lever.plan_archive(
+    return _write(seat, lambda files, index: archive_lever.plan_archive(
         seat.memory_dir, index, ids, today=date.today(), drop_empty_sections=drop_empty_sections))
 
 
 def restore(seat: Seat, id: str) -> str:
-    return _write(seat, lambda store, index: archive_lever.plan_restore(seat.memory_dir, index, id))
+    return _write(seat, lambda files, index: archive_lever.plan_restore(seat.memory_dir, index, id))
 
 
 def merge(seat: Seat, ids: list[str], text: str | None = None, drop_pointers: list[str] | None = None,
           force: bool = False) -> str:
-    return _write(seat, lambda store, index: merge_lever.plan_merge(
+    return _write(seat, lambda files, index: merge_lever.plan_merge(
         seat.memory_dir, index, ids, text=text, drop_pointers=tuple(drop_pointers or ()), force=force))
 
 
@@ -178,7 +182,7 @@ def trim(seat: Seat, apply_id: str | None = None, kind: str | None = None) -> st
     if kind not in (None, "split", "tighten"):
         raise ToolError(f"Error: kind must be split or tighten, not {kind}")
     if apply_id is None:
-        index = _index(seat, seat.store())
+        index = _index(seat.reading())
         found = trim_lever.suggestions(seat.memory_dir, index, threshold_bytes=trim_lever.DEFAULT_THRESHOLD,
                                        top=trim_lever.DEFAULT_TOP, limits=seat.limits)
         lines = [f"{len(found)} trim suggestion(s) (trim(apply_id=ID, kind=split|tighten) applies one):"]
@@ -188,7 +192,7 @@ def trim(seat: Seat, apply_id: str | None = None, kind: str | None = None) -> st
                          f"new line: {_short(s.new_line, 100)}")
         return "\n".join(lines)
 
-    def planner(store: SeatStore, index: HotIndex) -> Change:
+    def planner(files: Reading, index: HotIndex) -> Change:
         if not index.has_entry(apply_id):
             raise ToolError(f"Error: no entry with id {apply_id} in MEMORY.md")
         options, errors = [], []

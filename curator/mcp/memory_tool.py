@@ -20,8 +20,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from curator.change import Change, digest
 from curator.fsio import read_bytes
-from curator.mcp.seat import Seat, Written
-from curator.store import SeatStore
+from curator.mcp.seat import Reading, Seat, Written
 
 ROOT = "/memories"
 MAX_LINES = 999_999
@@ -124,7 +123,7 @@ def _listing(seat: Seat, name: str, path: str) -> str:
     shown = path.rstrip("/") or path
     rows = [f"{_size(os.lstat(root).st_size)}\t{shown}"]
 
-    def walk(directory, prefix: str, depth: int) -> None:
+    def walk(directory: str | os.PathLike[str], prefix: str, depth: int) -> None:
         for entry in sorted(os.scandir(directory), key=lambda e: e.name):
             if entry.name.startswith(".") or entry.name in SKIPPED or entry.is_symlink():
                 continue
@@ -145,7 +144,7 @@ def _listing(seat: Seat, name: str, path: str) -> str:
 def create(seat: Seat, path: str, file_text: str) -> str:
     name = resolve(seat, path)
 
-    def plan(store: SeatStore) -> Change:
+    def plan(files: Reading) -> Change:
         if not name or _kind(seat, name) != "missing":
             raise ToolError(f"Error: File {path} already exists")
         return Change(f"create {path}", {name: file_text.encode("utf-8")}, base={name: None}, kind="memory-create")
@@ -153,13 +152,13 @@ def create(seat: Seat, path: str, file_text: str) -> str:
     return _result(f"File created successfully at: {path}", seat.write(plan))
 
 
-def _edit_target(seat: Seat, store: SeatStore, name: str, path: str, missing: str) -> tuple[bytes, str]:
+def _edit_target(seat: Seat, files: Reading, name: str, path: str, missing: str) -> tuple[bytes, str]:
     kind = _kind(seat, name)
     if kind == "missing":
         raise ToolError(missing)
     if kind != "file":
         raise ToolError(f"Error: The path {path} is not a file")
-    data = store.read(name)
+    data = files.read(name)
     return data, _text(data, path)
 
 
@@ -167,8 +166,8 @@ def str_replace(seat: Seat, path: str, old_str: str, new_str: str) -> str:
     name = resolve(seat, path)
     snippet: list[str] = []
 
-    def plan(store: SeatStore) -> Change:
-        data, text = _edit_target(seat, store, name, path,
+    def plan(files: Reading) -> Change:
+        data, text = _edit_target(seat, files, name, path,
                                   f"Error: The path {path} does not exist. Please provide a valid path.")
         count = text.count(old_str) if old_str else 0
         if count == 0:
@@ -195,8 +194,8 @@ def str_replace(seat: Seat, path: str, old_str: str, new_str: str) -> str:
 def insert(seat: Seat, path: str, insert_line: int, insert_text: str) -> str:
     name = resolve(seat, path)
 
-    def plan(store: SeatStore) -> Change:
-        data, text = _edit_target(seat, store, name, path, f"Error: The path {path} does not exist")
+    def plan(files: Reading) -> Change:
+        data, text = _edit_target(seat, files, name, path, f"Error: The path {path} does not exist")
         lines = _lines(text)
         if not 0 <= insert_line <= len(lines):
             raise ToolError(f"Error: Invalid `insert_line` parameter: {insert_line}. It should be within the range "
@@ -231,7 +230,7 @@ def delete(seat: Seat, path: str) -> str:
     if not name:
         raise ToolError(f"Error: Cannot delete the {ROOT} directory itself")
 
-    def plan(store: SeatStore) -> Change:
+    def plan(files: Reading) -> Change:
         kind = _kind(seat, name)
         if kind == "missing":
             raise ToolError(f"Error: The path {path} does not exist")
@@ -239,7 +238,7 @@ def delete(seat: Seat, path: str) -> str:
         if kind == "dir" and not names:
             shutil.rmtree(seat.memory_dir / name)  # only empty directories in it: nothing to journal
             raise _EmptyDirGone()
-        base = {n: digest(store.read(n)) for n in names}
+        base = {n: digest(files.read(n)) for n in names}
         return Change(f"delete {path}", dict.fromkeys(names), base=base, kind="memory-delete")
 
     try:
@@ -258,7 +257,7 @@ def rename(seat: Seat, old_path: str, new_path: str) -> str:
     if not old:
         raise ToolError(f"Error: Cannot rename the {ROOT} directory itself")
 
-    def plan(store: SeatStore) -> Change:
+    def plan(files: Reading) -> Change:
         kind = _kind(seat, old)
         if kind == "missing":
             raise ToolError(f"Error: The path {old_path} does not exist")
@@ -267,13 +266,13 @@ def rename(seat: Seat, old_path: str, new_path: str) -> str:
         if kind == "dir" and (new + "/").startswith(old + "/"):
             raise ToolError(f"Error: Cannot move {old_path} into itself")
         names = _files_under(seat, old, old_path) if kind == "dir" else [old]
-        files: dict[str, bytes | None] = {}
+        moves: dict[str, bytes | None] = {}
         base: dict[str, str | None] = {}
         for n in names:
-            data = store.read(n)
+            data = files.read(n)
             target = new + n[len(old):]
-            files[n], files[target] = None, data
+            moves[n], moves[target] = None, data
             base[n], base[target] = digest(data), None
-        return Change(f"rename {old_path} to {new_path}", files, base=base, kind="memory-rename")
+        return Change(f"rename {old_path} to {new_path}", moves, base=base, kind="memory-rename")
 
     return _result(f"Successfully renamed {old_path} to {new_path}", seat.write(plan))

@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Callable
 
 from curator.analysis import read_identity
 from curator.change import Change
 from curator.errors import ConflictError
 from curator.mcp import report
+from curator.mcp.pointer_cache import PointerCache
 from curator.meter import Limits
 from curator.store import INDEX_NAME, AppliedChange, SeatStore
 
@@ -42,6 +43,27 @@ class Written:
     notes: tuple[str, ...]  # the target warning, the pointer problems the write created, the meter line
 
 
+class Reading:
+    """The seat's files as one plan reads them: each file read once, and that version is the one the
+    store lets the change overwrite; the cap check and the pointer report see the same bytes."""
+
+    def __init__(self, store: SeatStore) -> None:
+        self.store = store
+        self._read: dict[str, bytes | None] = {}
+
+    def read_if_exists(self, name: str) -> bytes | None:
+        if name not in self._read:
+            self._read[name] = self.store.read_if_exists(name)
+        return self._read[name]
+
+    def read(self, name: str) -> bytes:
+        data = self.read_if_exists(name)
+        return self.store.read(name) if data is None else data  # absent: the store's own "no such file"
+
+    def index_bytes(self) -> bytes:
+        return self.read_if_exists(INDEX_NAME) or b""
+
+
 class Seat:
     """One seat's memory dir, its limits and its journal."""
 
@@ -49,12 +71,13 @@ class Seat:
         self.memory_dir = Path(memory_dir).absolute()
         self.limits = limits
         self.state_dir = state_dir
+        self.pointers = PointerCache(self.memory_dir)
 
     def store(self) -> SeatStore:
         return SeatStore.open(self.memory_dir, state_dir=self.state_dir)
 
-    def index_bytes(self, store: SeatStore) -> bytes:
-        return store.read(INDEX_NAME) if store.exists(INDEX_NAME) else b""
+    def reading(self) -> Reading:
+        return Reading(self.store())
 
     def identity(self) -> bytes | None:
         return read_identity(self.memory_dir / "identity.md")
@@ -62,19 +85,19 @@ class Seat:
     def meter(self, raw: bytes) -> str:
         return report.meter_line(raw, self.limits, self.identity())
 
-    def write(self, plan: Callable[[SeatStore], Change]) -> Written:
+    def write(self, plan: Callable[[Reading], Change]) -> Written:
         """Plan on the files as they are, check the cap, apply; plan again if someone wrote meanwhile."""
         for attempt in range(ATTEMPTS):
-            store = self.store()
-            change = plan(store)
-            before = self.index_bytes(store)
+            files = self.reading()
+            change = plan(files)
+            before = files.index_bytes()
             after = (change.files[INDEX_NAME] if INDEX_NAME in change.files else before) or b""
             self.check_cap(before, after)
-            pointers_before = report.pointer_report(self.memory_dir, before)
-            pointers_after = report.pointer_report(self.memory_dir, after, change.files)
+            pointers_before, state = self.pointers.current(before)
+            pointers_after = self.pointers.proposed(after, change.files, state)
             self.make_parents(change.files)
             try:
-                applied = store.apply(change)
+                applied = files.store.apply(change)
             except ConflictError:
                 if attempt == ATTEMPTS - 1:
                     raise
@@ -100,14 +123,14 @@ class Seat:
         return [f"warning: MEMORY.md is {over:,} B over its {self.limits.target:,} B target; the write was made, "
                 f"but {MAKE_ROOM}."]
 
-    def make_parents(self, files) -> None:
+    def make_parents(self, files: Mapping[str, bytes | None]) -> None:
         """Directories a new file needs (the memory tool creates them; the store writes files only)."""
         for name, data in files.items():
             if data is not None and "/" in name:
                 parent = self.memory_dir / name.rsplit("/", 1)[0]
                 parent.mkdir(parents=True, exist_ok=True, mode=0o700)
 
-    def remove_emptied_dirs(self, files) -> None:
+    def remove_emptied_dirs(self, files: Mapping[str, bytes | None]) -> None:
         """A delete or rename that empties a directory takes it away too, as the memory tool does."""
         for name, data in files.items():
             if data is None:
@@ -124,7 +147,7 @@ class Seat:
     def step(self, undo: bool) -> tuple[AppliedChange, bytes, bytes]:
         """Undo or redo the last change (the agent's own writes included); MEMORY.md before and after."""
         store = self.store()
-        before = self.index_bytes(store)
+        before = Reading(store).index_bytes()
         # A file the step brings back may have lived in a directory removed since: make them all
         # first, and take away the ones left empty after.
         names = {name for entry in store.history() for name in entry.files}
@@ -133,4 +156,4 @@ class Seat:
             entry = store.undo() if undo else store.redo()
         finally:
             self.remove_emptied_dirs({name: None for name in names if not store.exists(name)})
-        return entry, before, self.index_bytes(store)
+        return entry, before, Reading(store).index_bytes()

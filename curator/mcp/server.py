@@ -9,9 +9,9 @@ carries the exact text.
 from __future__ import annotations
 
 import functools
-from pathlib import Path
-from typing import Annotated
 from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, ParamSpec
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
@@ -34,15 +34,17 @@ INSTRUCTIONS = (
 
 Path_ = Annotated[str, Field(description="a path under /memories, e.g. /memories/MEMORY.md")]
 Ids = Annotated[list[str], Field(description="entry ids, as check, candidates and fit print them")]
+P = ParamSpec("P")
+Tool = Callable[..., str]
 
 
-def _speaks_plainly(tool: Callable[..., str]) -> Callable[..., str | CallToolResult]:
+def _speaks_plainly(tool: Callable[P, str]) -> Callable[P, str | CallToolResult]:
     """Every anticipated failure as the tool's exact error text. A ToolError raised out of a tool
     reaches the client as "Error executing tool <name>: <text>" (mcp 2.3.0), so the memory tool's
     trained texts would not arrive as written: the error result is returned here instead."""
 
     @functools.wraps(tool)
-    def run(*args, **kwargs) -> str | CallToolResult:
+    def run(*args: P.args, **kwargs: P.kwargs) -> str | CallToolResult:
         try:
             return tool(*args, **kwargs)
         except (ToolError, CapRefused) as err:
@@ -62,8 +64,8 @@ def build_server(memory_dir: Path, limits: Limits = Limits(), state_dir: Path | 
     seat = Seat(memory_dir, limits, state_dir)
     server = MCPServer(SERVER_NAME, instructions=INSTRUCTIONS)
 
-    def tool(description: str):
-        def register(fn: Callable[..., str]) -> Callable[..., str]:
+    def tool(description: str) -> Callable[[Tool], Tool]:
+        def register(fn: Tool) -> Tool:
             server.add_tool(_speaks_plainly(fn), name=fn.__name__, description=description, structured_output=False)
             return fn
         return register

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from curator import fsio
@@ -21,14 +22,32 @@ class BlobKeeping(StoreBase):
         return self.state_dir / "blobs" / sha
 
     def _put_blob(self, data: bytes | None) -> None:
-        if data is None:
-            return
-        path = self._blob_path(hashlib.sha256(data).hexdigest())
+        self._put_blobs([data])
+
+    def _put_blobs(self, datas: Iterable[bytes | None]) -> None:
+        """Save the undo copies not saved yet. Each is written and fsynced under a temp name (so a
+        copy is never half there), renamed, then the blobs dir is fsynced once for them all: undo
+        needs them after a power loss. A copy that exists was made durable when it was saved."""
+        missing: dict[Path, bytes] = {}
+        for data in datas:
+            if data is not None:
+                path = self._blob_path(hashlib.sha256(data).hexdigest())
+                if path not in missing and not os.path.lexists(path):
+                    missing[path] = data
+        at = self.state_dir / "blobs"
         try:
-            if not os.path.lexists(path):
-                fsio.atomic_write(path, data, mode=0o600)
+            for at, data in missing.items():
+                with fsio.write_temp(at, data, 0o600) as tmp:
+                    try:
+                        os.replace(tmp, at)
+                    except BaseException:
+                        with contextlib.suppress(FileNotFoundError):
+                            os.unlink(tmp)
+                        raise
+            if missing:
+                fsio.fsync_dir(self.state_dir / "blobs")
         except OSError as err:
-            raise from_os_error(err, "cannot save the undo copy, nothing changed", path=path,
+            raise from_os_error(err, "cannot save the undo copy, nothing changed", path=at,
                                 cls=SaveError) from None
 
     def _get_blob(self, sha: str | None) -> bytes | None:

@@ -73,6 +73,13 @@ class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
         self._seen[name] = fingerprint
         return data
 
+    def read_if_exists(self, name: str) -> bytes | None:
+        """``read``, or None (remembered as absent) when the file does not exist: one read, where
+        ``exists`` then ``read`` make two."""
+        data, fingerprint = self._current(name)
+        self._seen[name] = fingerprint
+        return data
+
     def exists(self, name: str) -> bool:
         return self._current(name)[0] is not None
 
@@ -119,12 +126,10 @@ class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
             if not files:
                 raise NothingToChangeError("the change would not alter any file")
 
-            steps = {}
-            for name, new in files.items():
-                old = current[name]
-                self._put_blob(old)
-                self._put_blob(new)
-                steps[name] = FileStep(digest(old), digest(new), self._mode_for(name))
+            # Both sides of every file, durable before the journal names them: undo and redo read them.
+            self._put_blobs([data for name, new in files.items() for data in (current[name], new)])
+            steps = {name: FileStep(digest(current[name]), digest(new), self._mode_for(name))
+                     for name, new in files.items()}
             entry = AppliedChange(
                 id=secrets.token_hex(6),
                 description=change.description,
@@ -140,13 +145,20 @@ class SeatStore(History, CarryingOut, FileWriting, JournalKeeping, BlobKeeping):
             self._done.append(entry)
             self._undone.clear()
             try:
+                # fsync + dir fsync before the first file is touched: once a new file's rename can
+                # reach the disk, the record that lets undo bring the old text back must be there.
                 self._save_journal()
             except CuratorError:
                 self._done, self._undone = history
                 raise
+            # Each file: its temp file fsynced before the rename (never half a file), the memory dir
+            # fsynced after it (the new text survives a power loss once the tool says it is saved).
             self._carry_out(entry, write_order([(n, current[n], files[n]) for n in files]), history)
             entry = entry.with_state(JournalState.APPLIED)
             self._done[-1] = entry
+            # fsync: a journal torn by a power loss would lose every undo. Dir fsync: without it a
+            # power loss could bring back "pending", and an append made since would then pass for
+            # an interrupted change that blocks every save until it is settled.
             self._save_journal(written=True)
             self._collect_blobs()
             return entry

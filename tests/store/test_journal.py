@@ -11,6 +11,7 @@ import pytest
 from curator.change import Change, digest
 from curator.errors import ConflictError, CuratorError, InputError
 from curator.store import SeatStore
+from curator.store.journal import parse_journal
 
 INDEX = b"# Seat memory index\r\n\r\n## Craft hooks\r\n- first lesson \r\n- second lesson\r\n"
 
@@ -239,3 +240,40 @@ def test_a_refusal_names_the_file_that_changed_not_the_first_of_the_change(seat)
         store.apply(change)
     assert caught.value.path == str(memory / "MEMORY.md")
     assert not (memory / "ARCHIVE.md").exists()
+
+
+def test_the_journal_keeps_one_entry_per_line_and_reads_back_the_same(seat):
+    memory, state = seat
+    store = SeatStore.open(memory, state_dir=state)
+    for n in range(3):
+        store.apply(Change(f"edit {n}", {"MEMORY.md": store.read("MEMORY.md") + b"- more %d\r\n" % n}))
+    store.undo()
+    raw = (state / "journal.json").read_bytes()
+    entries = [line.strip().rstrip(",") for line in raw.decode("ascii").splitlines() if line.startswith("  {")]
+    assert [json.loads(line)["description"] for line in entries] == ["edit 0", "edit 1", "edit 2"]
+    journal = json.loads(raw)
+    assert [e["description"] for e in journal["done"]] == ["edit 0", "edit 1"]
+    assert [e["description"] for e in journal["undone"]] == ["edit 2"]
+    fresh = parse_journal(raw, store.memory_dir, state / "journal.json")
+    assert fresh == (store._done, store._undone)
+
+
+def test_a_journal_rewritten_by_another_process_is_read_afresh(seat):
+    memory, state = seat
+    store = SeatStore.open(memory, state_dir=state)
+    store.apply(Change("mine", {"MEMORY.md": store.read("MEMORY.md") + b"- more\r\n"}))
+    journal = json.loads((state / "journal.json").read_text())
+    journal["done"][0]["description"] = "theirs"
+    (state / "journal.json").write_text(json.dumps(journal, indent=1))
+    assert [entry.description for entry in store.history()] == ["theirs"]
+
+
+def test_a_file_read_as_absent_that_appears_before_the_save_is_a_conflict(seat):
+    memory, state = seat
+    store = SeatStore.open(memory, state_dir=state)
+    assert store.read_if_exists("new.md") is None
+    assert store.read_if_exists("notes.md") == b"# Notes\n"
+    (memory / "new.md").write_bytes(b"someone else's\n")
+    with pytest.raises(ConflictError):
+        store.apply(Change("create", {"new.md": b"mine\n"}))
+    assert (memory / "new.md").read_bytes() == b"someone else's\n"
