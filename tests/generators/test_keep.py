@@ -67,7 +67,9 @@ def test_a_kept_file_is_kept_and_the_rest_of_the_seat_provisions(tmp_path, capsy
 def test_the_canary_still_reads_the_kept_file_as_it_is(tmp_path, capsys):
     manifest, fleet, config = kept_fleet(tmp_path)
     assert run(capsys, "provision", "--fleet", str(manifest))[0] == 0
-    sandbox = prepare_kimi(seats_from_fleet(fleet, KIMI)[0], tmp_path / "sandbox", "http://127.0.0.1:1")
+    seat = seats_from_fleet(fleet, KIMI)[0]
+    seat.repo.mkdir(parents=True, exist_ok=True)  # the repo kimi runs in
+    sandbox = prepare_kimi(seat, tmp_path / "sandbox", "http://127.0.0.1:1")
     assert sandbox.wiring["hook_events"] == []  # the kept file wires no identity hook: the canary sees that
 
 
