@@ -57,6 +57,32 @@ async def test_q_on_the_panels_goes_back_to_the_fleet_and_on_the_fleet_quits(tmp
         assert app.return_code == 0
 
 
+async def test_q_pressed_before_the_panels_exist_still_goes_back_to_the_fleet(tmp_path, monkeypatch):
+    """Opened from the fleet, the seat focuses its panels once they have mounted; a q that arrives
+    before that (typed ahead on a busy machine, as the fleet's footer taught) reaches a screen with
+    nothing focused: it goes back. The panels' turn is kept from coming here, as a loaded machine
+    delays it; when it comes after the seat was left, it mounts nothing and raises nothing."""
+    manifest, memory = fleet_seat(tmp_path)
+    before = (memory / "MEMORY.md").read_bytes()
+    mount_panels = IndexScreen.mount_panels
+    left: list[IndexScreen] = []
+
+    async def not_yet(screen: IndexScreen) -> None:
+        left.append(screen)
+
+    monkeypatch.setattr(IndexScreen, "mount_panels", not_yet)
+    app = CuratorApp(memory, manifest)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await pilot.pause()  # not settle(): it waits for the panels, which are not coming
+        assert isinstance(app.screen, IndexScreen) and not app.screen.panels_ready and app.focused is None
+        await pilot.press("q")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FleetScreen)
+        await mount_panels(left[0])  # the delayed turn, on the seat already left
+        assert not left[0].panels_ready
+    assert (memory / "MEMORY.md").read_bytes() == before
+
+
 async def test_q_back_to_the_fleet_with_unsaved_edits_asks_and_q_there_cancels(tmp_path):
     manifest, memory = fleet_seat(tmp_path)
     app = CuratorApp(memory, manifest)

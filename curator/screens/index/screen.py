@@ -23,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -132,7 +132,11 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         from curator.widgets.archive_panel import ArchivePanel
         from curator.widgets.index_panels import IndexPanels
 
+        if self not in self.app.screen_stack:  # left (q/esc back to the fleet) before the panels' turn came
+            return
         await self.query_one("#body", Horizontal).mount(IndexPanels(self.memory_dir, id="panels"))
+        if self not in self.app.screen_stack:
+            return
         self.panels_ready = True
         self.query_one(ArchivePanel).show()
         held, self._held_analysis = self._held_analysis, None
@@ -384,6 +388,13 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         self.app.notify("Pointers re-checked after the change — " + "; ".join(parts)
                         + f". An orphaned pointer is a deleted memory: re-link it or undo ({self.key('index.undo_change')}).",
                         title="New pointer problems", severity="warning", markup=False, timeout=10)
+
+    def on_key(self, event: events.Key) -> None:
+        """A key with nothing focused (opened from the fleet, before the panels exist) reaches the
+        screen itself: its back keys still go back, as the panels' would, instead of being lost."""
+        if self.focused is None and self.fleet_below and event.key in ("q", "escape", "f"):
+            event.stop()
+            self.action_back()
 
     def action_back(self) -> None:
         if self.fleet_below:
