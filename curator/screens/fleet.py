@@ -20,7 +20,8 @@ from textual.widgets import DataTable, Input, Static
 
 import styles
 from curator.errors import CuratorError
-from curator.meter import measure
+from curator.canary.last_result import results_path
+from curator.meter import Limits, Meter, measure
 from curator.screens.dialogs import ConfirmDialog
 from curator.widgets.boot_check import BOOT_CHECK, RUNNING, boot_cell, last_boot_results
 from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head, role_status, worst_first
@@ -29,8 +30,10 @@ from curator.widgets.keymap import bindings
 from curator.widgets.status_line import STALE_AFTER, StatusLine
 from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import verbatim
+from curator.screens.fleet_watching import WatchesFleetFiles, reads_of
 from curator.screens.worker_errors import ReportsWorkerErrors
-from generators.composer import DIVERGENT, KEPT, MATCH, PENDING
+from curator.fleet_watch import watch_set
+from generators.composer import DIVERGENT, KEPT, MATCH, PENDING, ResidentPlan
 
 
 def read_meter(memory_dir: Path, limits):
@@ -49,18 +52,11 @@ def matches(plan, query: str) -> bool:
     return all(word in haystack for word in query.lower().split())
 
 
-class FleetScreen(ReportsWorkerErrors, Screen):
+class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
     CSS_PATH = [styles.path("fleet.tcss")]
     HELP_TITLE = "the fleet panel"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     AGE_TICK_S = 1.0  # boot-check ages ("PASS 12s ago") are re-read this often
-    # Edits made outside the app (a config.toml by hand, a MEMORY.md grown by its bearer) show within
-    # this while the panel is in front. A plan reads a few small files per seat (milliseconds for a
-    # fleet of a few), so every 3 s costs nothing noticeable and is sooner than anyone looks again.
-    REPLAN_S = 3.0
-    # A big fleet plans for longer: the quiet re-plan then waits this many times as long as the last
-    # plan took, so it never takes more than a tenth of a core in the background.
-    REPLAN_SHARE = 10
 
     BINDINGS = bindings("fleet")  # keys as data: curator/keys.py
 
@@ -78,6 +74,7 @@ class FleetScreen(ReportsWorkerErrors, Screen):
         self.shown_boot_cells: dict = {}
         self.clock = time.time  # what boot-check ages are measured against (tests move it on)
         self.last_plan = (0.0, 0.0)  # (monotonic end, seconds taken) of the last plan
+        self.init_watching()  # edits made outside the app (a config.toml by hand, a MEMORY.md grown) show
 
     def compose(self) -> ComposeResult:
         what = "Demo fleet (seat-curator demo)" if self.app.is_demo else "Fleet"
@@ -96,10 +93,10 @@ class FleetScreen(ReportsWorkerErrors, Screen):
         grid.narrow_titles[BOOT_CHECK] = "Boot"
         grid.focus()
         self.set_interval(self.AGE_TICK_S, self.tick_ages)
-        self.set_interval(self.REPLAN_S, self.replan_tick)
 
     def on_screen_resume(self) -> None:
         """Shown (first time, or back from a seat, the preview or a dialog): plan what is on disk now."""
+        self.pending.clear()  # what changed meanwhile: this plan reads it
         self.refresh_plan()
 
     # -- planning (reads only) -----------------------------------------------------------------
@@ -108,45 +105,58 @@ class FleetScreen(ReportsWorkerErrors, Screen):
             self.set_status("Planning…")
         self.plan_worker()
 
-    def replan_tick(self) -> None:
-        """Re-plan quietly while this panel is in front and nothing is in flight (a plan, a boot check,
-        a dialog or seat on top); the grid is re-shown only if something changed, cursor kept."""
-        if self.app.screen is not self or self.fleet is None or self.canary_ids:
-            return
-        if any(w.group == "fleet-plan" and w.node is self and not w.is_finished for w in self.app.workers):
-            return
-        ended, took = self.last_plan
-        if time.monotonic() - ended < took * self.REPLAN_SHARE:
-            return
-        self.plan_worker(quiet=True)
-
     @work(thread=True, exclusive=True, group="fleet-plan", exit_on_error=False)
-    def plan_worker(self, quiet: bool = False) -> None:
-        """``quiet`` (the timer's re-plan): no error toast, and nothing re-shown when nothing changed."""
+    def plan_worker(self, quiet: bool = False, only: frozenset[str] | None = None) -> None:
+        """``quiet`` (a re-plan nobody asked for): no error toast, and nothing re-shown when nothing
+        changed. ``only``: the residents whose files changed (the manifest did not); the others'
+        plans are kept as they are."""
         from generators.composer import plan_fleet
-        from generators.file_diff import file_diff
         from generators.manifest import load_manifest
 
         started = time.monotonic()
         try:
-            fleet = load_manifest(self.fleet_path)
-            plans = plan_fleet(fleet)
-            limits = self.app_limits()  # once for the fleet, not per seat
-            meters = {p.agent_id: read_meter(p.memory_dir, limits) for p in plans}
-            diffs = {a.path: file_diff(a) for p in plans for a in p.artifacts if a.status == DIVERGENT}
-            boot_results = last_boot_results(self.fleet_path, plans)
+            fleet = self.fleet if only is not None and self.fleet is not None else load_manifest(self.fleet_path)
+            if only is None:
+                fresh, kept = plan_fleet(fleet), {}
+                plans = fresh
+            else:  # only these residents' files changed: plan them (against the whole fleet) and keep the rest
+                fresh = [p for r in fleet.residents if r.agent_id in only for p in plan_fleet(fleet, r.agent_id)]
+                kept = {p.agent_id: p for p in self.plans}
+                redone = {p.agent_id: p for p in fresh}
+                plans = [redone.get(rid, plan) for rid, plan in kept.items()]
+            meters, diffs, boot_results = self.read_beside(fresh, kept)
         except CuratorError as err:
-            if not quiet:  # the timer says it on the status line only: a toast every few seconds buries the panel
+            if not quiet:  # a quiet re-plan says it on the status line only: a toast at each change buries the panel
                 self.app.call_from_thread(self.app.notify, str(err), title="Cannot plan the fleet",
                                           severity="error", markup=False, timeout=10)
             self.app.call_from_thread(self.set_status, f"plan failed: {err}", "$error")
+            self.app.call_from_thread(self.keep_watching, watch_set([self.fleet_path], []))  # see it mended
             return
         finally:
             self.last_plan = (time.monotonic(), time.monotonic() - started)
+        watched = watch_set([self.fleet_path, results_path(self.fleet_path)], reads_of(plans))
+        self.app.call_from_thread(self.keep_watching, watched)
         if quiet and (plans, meters, boot_results, diffs) == (self.plans, self.meters, self.boot_results,
                                                               self.file_diffs):
             return
         self.app.call_from_thread(self.show_plans, fleet, plans, meters, boot_results, diffs)
+
+    def read_beside(self, fresh: list[ResidentPlan], kept: dict[str, ResidentPlan]) -> tuple[
+            dict[str, Meter | None], dict[Path, str], dict[str, ResidentResult | None]]:
+        """Meters, the divergent files' diffs and the saved boot checks of the ``fresh`` plans, with
+        those the screen holds for the ``kept`` plans not re-planned."""
+        from generators.file_diff import file_diff
+
+        limits = self.app_limits()  # once for the fleet, not per seat
+        redone = {p.agent_id for p in fresh}
+        still = {a.path for rid, p in kept.items() if rid not in redone for a in p.artifacts if a.status == DIVERGENT}
+        meters = {rid: m for rid, m in self.meters.items() if rid in kept and rid not in redone}
+        meters |= {p.agent_id: read_meter(p.memory_dir, limits) for p in fresh}
+        diffs = {path: d for path, d in self.file_diffs.items() if path in still}
+        diffs |= {a.path: file_diff(a) for p in fresh for a in p.artifacts if a.status == DIVERGENT}
+        boot = {rid: r for rid, r in self.boot_results.items() if rid in kept and rid not in redone}
+        boot |= last_boot_results(self.fleet_path, fresh)
+        return meters, diffs, boot
 
     def app_limits(self):
         from curator.meter import Limits
