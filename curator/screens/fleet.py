@@ -15,14 +15,14 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
 import styles
 from curator.errors import CuratorError
 from curator.canary.last_result import results_path
+from curator.canary.result import ResidentResult
 from curator.meter import Limits, Meter, measure
-from curator.screens.dialogs import ConfirmDialog
+from curator.screens.fleet_files import ask_repair, ask_set_aside
 from curator.widgets.boot_check import BOOT_CHECK, RUNNING, boot_cell, last_boot_results
 from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head, role_status, worst_first
 from curator.widgets.footer import KeysFooter
@@ -134,12 +134,12 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
             return
         finally:
             self.last_plan = (time.monotonic(), time.monotonic() - started)
+        if not quiet or (plans, meters, boot_results, diffs) != (self.plans, self.meters, self.boot_results,
+                                                                 self.file_diffs):
+            self.app.call_from_thread(self.show_plans, fleet, plans, meters, boot_results, diffs)
+        # After the counts, so a watch that cannot start says so last.
         watched = watch_set([self.fleet_path, results_path(self.fleet_path)], reads_of(plans))
         self.app.call_from_thread(self.keep_watching, watched)
-        if quiet and (plans, meters, boot_results, diffs) == (self.plans, self.meters, self.boot_results,
-                                                              self.file_diffs):
-            return
-        self.app.call_from_thread(self.show_plans, fleet, plans, meters, boot_results, diffs)
 
     def read_beside(self, fresh: list[ResidentPlan], kept: dict[str, ResidentPlan]) -> tuple[
             dict[str, Meter | None], dict[Path, str], dict[str, ResidentResult | None]]:
@@ -159,7 +159,6 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
         return meters, diffs, boot
 
     def app_limits(self):
-        from curator.meter import Limits
 
         return getattr(self.app, "limits", None) or Limits()
 
@@ -394,60 +393,3 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
         """The plan's summary (or a boot check's progress) stays; ``passing`` news clears when stale."""
         self.query_one("#status", StatusLine).say(verbatim(message, style), STALE_AFTER if passing else None)
 
-
-def ask_repair(app, fleet, plan, artifact, then) -> None:
-    """Show the whole-file diff of rewriting only the owned values, then write it; ``then()`` re-plans."""
-    from curator.widgets.verbatim import diff_content
-    from generators.composer import repair_file
-
-    body = Content("\n").join([
-        verbatim(f"Only the owned values ({', '.join(artifact.repair.added_keys)}) change; every other byte "
-                 "stays. Written atomically, and refused if the file changed since this plan."),
-        diff_content(artifact.repair.diff),
-    ])
-
-    def decided(yes: bool | None) -> None:
-        if not yes:
-            app.notify("Not repaired: the file is as it was.", markup=False)
-            return
-        try:
-            repair_file(fleet, plan, artifact.path)
-        except CuratorError as err:
-            app.notify(str(err), title="Not repaired", severity="error", markup=False, timeout=10)
-        else:
-            app.notify(f"Repaired {artifact.path.name}", markup=False)
-        then()
-
-    app.push_screen(ConfirmDialog(f"Repair {artifact.path.name}?", body, "Repair"), decided)
-
-
-def ask_set_aside(app, fleet, plan, artifact, then) -> None:
-    """Confirm, then rename the divergent file to <name>.divergent-<UTC stamp>; ``then()`` re-plans."""
-    from generators.composer import set_aside
-    from generators.set_aside_loss import describe
-
-    try:
-        found = artifact.path.read_bytes()
-    except OSError:
-        found = None
-    body = Content("\n").join([
-        artifact_detail(artifact, with_diff=False),
-        verbatim(""),
-        verbatim(f"Rename it to {artifact.path.name}.divergent-<UTC stamp>; the next provision re-creates "
-                 f"the fleet's version. {describe(artifact, found)} If the edit was meant to stay, cancel "
-                 "and keep it by hand (keep = [...] on the resident in the manifest)."),
-    ])
-
-    def decided(yes: bool | None) -> None:
-        if not yes:
-            app.notify("Kept as it is: nothing was renamed.", markup=False)
-            return
-        try:
-            aside = set_aside(fleet, plan.resident, artifact.path)
-        except CuratorError as err:
-            app.notify(str(err), title="Not set aside", severity="error", markup=False, timeout=10)
-            return
-        app.notify(f"Set aside as {aside.name}", markup=False)
-        then()
-
-    app.push_screen(ConfirmDialog(f"Set aside {artifact.path.name}?", body, "Set aside", danger=True), decided)

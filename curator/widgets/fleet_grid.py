@@ -15,8 +15,9 @@ from textual.widgets import DataTable
 
 from curator.widgets.byte_meter import mini_meter
 from curator.widgets.verbatim import verbatim
-from generators.composer import ADOPTED, CREATED, DIVERGENT, KEPT, MATCH, PENDING, REPAIRED, STATUSES
-from generators.emission import ROLE_BEARER, ROLE_BOOT, ROLE_CONFIG, ROLE_MCP, key_roles
+from generators.composer import ADOPTED, CREATED, DIVERGENT, KEPT, MATCH, PENDING, REPAIRED, STATUSES, Artifact
+from generators.emission import FLEET, ROLE_BEARER, ROLE_BOOT, ROLE_CONFIG, ROLE_MCP, key_roles
+from generators.script_source import CAP_GUARD_SCRIPT
 
 # Status values come from the core; only their look lives here.
 # PENDING: a plan's file to create; CREATED / ADOPTED: what a provision run just wrote.
@@ -24,10 +25,21 @@ STATUS_STYLES = {MATCH: "$success", PENDING: "$warning", CREATED: "$success", AD
                  REPAIRED: "$success", KEPT: "$accent", DIVERGENT: "bold $error"}
 STATUS_SYMBOLS = {MATCH: "✓", PENDING: "+", CREATED: "✓", ADOPTED: "✓", REPAIRED: "✓", KEPT: "=", DIVERGENT: "✗"}
 WORST = STATUSES  # the core's order, worst first
+# The cap guard blocks a write past the read limit; it puts nothing in front of the model, so it is
+# not counted as a boot hook (where the core files it, being a script) but has a column of its own.
+ROLE_GUARD = "guard"
 # (wide title, narrow title) per role; a role missing here is a file name and titles itself.
-ROLE_TITLES = {ROLE_CONFIG: ("config", "config"), ROLE_MCP: ("MCP servers", "MCP"),
-               ROLE_BOOT: ("boot hook", "hook"), ROLE_BEARER: ("bearer files", "bearer")}
-ROLE_ORDER = (ROLE_CONFIG, ROLE_MCP, ROLE_BOOT)  # then any other role; bearer files always last
+ROLE_TITLES = {ROLE_CONFIG: ("config", "cfg"), ROLE_MCP: ("MCP servers", "MCP"),
+               ROLE_BOOT: ("boot hook", "hook"), ROLE_GUARD: ("guard", "guard"),
+               ROLE_BEARER: ("bearer files", "bearer")}
+ROLE_ORDER = (ROLE_CONFIG, ROLE_MCP, ROLE_BOOT, ROLE_GUARD)  # then any other role; bearer files always last
+
+
+def grid_roles(artifact: Artifact) -> tuple[str, ...]:
+    """The columns an artifact shows in: the roles the core gives it, the cap guard in its own."""
+    if artifact.path.name == CAP_GUARD_SCRIPT and artifact.owner == FLEET:
+        return (ROLE_GUARD,)
+    return artifact.roles
 BEARER_COLUMN = ROLE_BEARER  # kept for callers that name the bearer column
 
 
@@ -51,8 +63,9 @@ def role_status(artifact, role: str | None) -> str:
     """The artifact's status as the column of ``role`` shows it: a DIVERGENT file that plays two
     roles is DIVERGENT only in the role(s) of the owned keys that differ (opencode.jsonc whose
     ``instructions`` changed is a config drift; its MCP servers match)."""
-    differing = getattr(artifact, "differing", ())
-    if role is None or artifact.status != DIVERGENT or not differing or artifact.emitted is None:
+    differing = artifact.differing
+    if role is None or artifact.status != DIVERGENT or not differing or artifact.emitted is None \
+            or len(grid_roles(artifact)) < 2:
         return artifact.status
     roles = {r for key in differing for r in key_roles(artifact.emitted.convergence, key)}
     return DIVERGENT if role in roles else MATCH
@@ -73,7 +86,7 @@ def status_cell(artifacts: list, *, symbols: bool = False, role: str | None = No
 
 def roles_of(plans: list) -> list[str]:
     """Every role the plans' artifacts play, in display order."""
-    seen = list(dict.fromkeys(role for plan in plans for artifact in plan.artifacts for role in artifact.roles))
+    seen = list(dict.fromkeys(role for plan in plans for artifact in plan.artifacts for role in grid_roles(artifact)))
     known = [role for role in ROLE_ORDER if role in seen]
     others = [role for role in seen if role not in ROLE_ORDER and role != ROLE_BEARER]
     return known + others + ([ROLE_BEARER] if ROLE_BEARER in seen else [])
@@ -143,7 +156,7 @@ class FleetGrid(DataTable):
         if layout.narrow_titles:
             columns = [(self.narrow_titles.get(title, title), key, cells) for title, key, cells in columns]
         for role in self.roles:
-            cells = [status_cell([a for a in p.artifacts if role in a.roles], symbols=layout.symbols, role=role)
+            cells = [status_cell([a for a in p.artifacts if role in grid_roles(a)], symbols=layout.symbols, role=role)
                      for p in self.plans]
             columns.append((role_title(role, layout.narrow_titles), role, cells))
         return columns
@@ -160,7 +173,10 @@ class FleetGrid(DataTable):
     @staticmethod
     def widths(layout: Layout, columns) -> list[int]:
         lead = 1 if layout.padding == 0 else 0  # the gap a cell carries itself when padding is off
-        return [max([len(title)] + [c.cell_length for c in cells]) + lead for title, _, cells in columns]
+        # Without padding a title as wide as its column would touch the next one ("MCPhook"): one more.
+        last = len(columns) - 1
+        return [max([len(title) + (lead if i < last else 0)] + [c.cell_length for c in cells]) + lead
+                for i, (title, _, cells) in enumerate(columns)]
 
     def room(self) -> int:
         return (self.size.width or self.app.size.width) - 2  # room kept for a vertical scrollbar
@@ -231,14 +247,14 @@ class FleetGrid(DataTable):
             return []
         role = self.current_role()
         if role is not None:
-            return [a for a in plan.artifacts if role in a.roles]
+            return [a for a in plan.artifacts if role in grid_roles(a)]
         return list(plan.artifacts)
 
     def move_to_first(self, status: str) -> None:
         """Put the cursor on the first cell holding an artifact with ``status`` (if any)."""
         for row, plan in enumerate(self.plans):
             for column, role in enumerate(self.roles):
-                if any(role_status(a, role) == status and role in a.roles for a in plan.artifacts):
+                if any(role_status(a, role) == status and role in grid_roles(a) for a in plan.artifacts):
                     self.move_cursor(row=row, column=self.first_role_column + column)
                     return
 
@@ -288,7 +304,7 @@ def artifact_detail(artifact, *, plan=None, with_diff: bool = True, diff: str | 
     """Path (relative to ``plan``'s home or repo when given), roles, owner, status (in words), owned
     keys, reason, and a diff: ``diff`` when given (the file's own lines), else the plan's."""
     status = artifact.status
-    roles = ", ".join(role_title(role) for role in artifact.roles)
+    roles = ", ".join(role_title(role) for role in grid_roles(artifact))
     parts = [
         Content.assemble((status_word(status), STATUS_STYLES.get(status, "")), "  ",
                          verbatim(where(plan, artifact) if plan is not None else str(artifact.path), "bold")),
