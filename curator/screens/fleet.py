@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Protocol, cast
 
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import DataTable, Input, Static
@@ -24,7 +26,7 @@ from curator.canary.result import ResidentResult
 from curator.meter import Limits, Meter, measure
 from curator.screens.fleet_files import ask_repair, ask_set_aside
 from curator.widgets.boot_check import BOOT_CHECK, RUNNING, boot_cell, last_boot_results
-from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head, role_status, worst_first
+from curator.widgets.fleet_grid import ExtraCells, FleetGrid, artifact_detail, plan_head, role_status, worst_first
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
 from curator.widgets.status_line import STALE_AFTER, StatusLine
@@ -34,9 +36,21 @@ from curator.screens.fleet_watching import WatchesFleetFiles, reads_of
 from curator.screens.worker_errors import ReportsWorkerErrors
 from curator.fleet_watch import watch_set
 from generators.composer import DIVERGENT, KEPT, MATCH, PENDING, ResidentPlan
+from generators.manifest import Fleet
 
 
-def read_meter(memory_dir: Path, limits):
+class FleetHost(Protocol):
+    """What the panel asks of the app (curator.app.CuratorApp, which sits above the screens)."""
+
+    @property
+    def is_demo(self) -> bool: ...
+
+    def open_preview(self, resident_ids: list[str]) -> None: ...
+
+    def open_seat(self, memory_dir: Path, *, resident_id: str | None = None, profile: str | None = None) -> None: ...
+
+
+def read_meter(memory_dir: Path, limits: Limits) -> Meter | None:
     """The resident's hot-index meter, or None when MEMORY.md is not there (yet) or unreadable."""
     from curator.fsio import read_bytes
 
@@ -46,7 +60,7 @@ def read_meter(memory_dir: Path, limits):
         return None
 
 
-def matches(plan, query: str) -> bool:
+def matches(plan: ResidentPlan, query: str) -> bool:
     """Filter words (all must match): agent id, harness, or a status word present in the plan."""
     haystack = " ".join([plan.agent_id, plan.harness, plan.status] + [a.status for a in plan.artifacts]).lower()
     return all(word in haystack for word in query.lower().split())
@@ -58,26 +72,26 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     AGE_TICK_S = 1.0  # boot-check ages ("PASS 12s ago") are re-read this often
 
-    BINDINGS = bindings("fleet")  # keys as data: curator/keys.py
+    BINDINGS = list[BindingType](bindings("fleet"))  # keys as data: curator/keys.py
 
-    def __init__(self, fleet_path: Path):
+    def __init__(self, fleet_path: Path) -> None:
         super().__init__()
         self.fleet_path = Path(fleet_path)
-        self.fleet = None
-        self.plans: list = []
-        self.meters: dict = {}
-        self.file_diffs: dict = {}  # path -> the divergent file's diff in its own lines
-        self.boot_results: dict = {}  # agent_id -> the canary's last saved ResidentResult, or None
-        self.unrun: dict = {}  # agent_id -> a ResidentResult saying why the last boot check could not start
-        self.ran: dict = {}  # agent_id -> this session's last boot-check result (e shows it even if unsaved)
+        self.fleet: Fleet | None = None
+        self.plans: list[ResidentPlan] = []
+        self.meters: dict[str, Meter | None] = {}
+        self.file_diffs: dict[Path, str] = {}  # path -> the divergent file's diff in its own lines
+        self.boot_results: dict[str, ResidentResult | None] = {}  # agent_id -> the canary's last saved ResidentResult, or None
+        self.unrun: dict[str, ResidentResult] = {}  # agent_id -> a ResidentResult saying why the last boot check could not start
+        self.ran: dict[str, ResidentResult] = {}  # agent_id -> this session's last boot-check result (e shows it even if unsaved)
         self.canary_ids: list[str] = []  # residents whose boot check is running now
-        self.shown_boot_cells: dict = {}
+        self.shown_boot_cells: ExtraCells = {}
         self.clock = time.time  # what boot-check ages are measured against (tests move it on)
         self.last_plan = (0.0, 0.0)  # (monotonic end, seconds taken) of the last plan
         self.init_watching()  # edits made outside the app (a config.toml by hand, a MEMORY.md grown) show
 
     def compose(self) -> ComposeResult:
-        what = "Demo fleet (seat-curator demo)" if self.app.is_demo else "Fleet"
+        what = "Demo fleet (seat-curator demo)" if self.host.is_demo else "Fleet"
         yield Static(verbatim(f"{what} · {self.fleet_path}"), id="fleet-title")
         words = ", ".join(s.lower() for s in (DIVERGENT, PENDING, MATCH))
         yield TextInput(placeholder=f"/ filter: agent id, harness, or status ({words})…", id="fleet-filter", compact=True)
@@ -86,6 +100,10 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
             yield Static(id="fleet-detail-text")
         yield StatusLine(id="status")
         yield KeysFooter()
+
+    @property
+    def host(self) -> FleetHost:
+        return cast(FleetHost, self.app)
 
     def on_mount(self) -> None:
         grid = self.query_one(FleetGrid)
@@ -158,12 +176,12 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
         boot |= last_boot_results(self.fleet_path, fresh)
         return meters, diffs, boot
 
-    def app_limits(self):
-
+    def app_limits(self) -> Limits:
         return getattr(self.app, "limits", None) or Limits()
 
-    def show_plans(self, fleet, plans: list, meters: dict, boot_results: dict | None = None,
-                   diffs: dict | None = None) -> None:
+    def show_plans(self, fleet: Fleet, plans: list[ResidentPlan], meters: dict[str, Meter | None],
+                   boot_results: dict[str, ResidentResult | None] | None = None,
+                   diffs: dict[Path, str] | None = None) -> None:
         self.fleet, self.plans, self.meters = fleet, plans, meters
         self.boot_results = boot_results or {}
         self.file_diffs = diffs or {}
@@ -178,9 +196,9 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
                         + " · ".join(f"{statuses.count(s)} {s}" for s in shown),
                         "$error" if DIVERGENT in statuses else "")
 
-    def boot_cells(self) -> dict:
+    def boot_cells(self) -> ExtraCells:
         now = self.clock()
-        cells = {(rid, BOOT_CHECK): boot_cell(self.newest_result(rid, result), now)
+        cells: ExtraCells = {(rid, BOOT_CHECK): boot_cell(self.newest_result(rid, result), now)
                  for rid, result in self.boot_results.items()}
         cells.update({(rid, BOOT_CHECK): RUNNING for rid in self.canary_ids})
         return cells
@@ -252,7 +270,7 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
         if not ids:
             self.app.notify("No resident selected.", severity="warning")
             return
-        self.app.open_preview(ids)
+        self.host.open_preview(ids)
 
     def action_canary(self) -> None:
         """Run the boot canary for the selected residents: a real harness turn per step, in a thread;
@@ -304,7 +322,7 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
         # The status line gives the gist (the words before any parenthesis); e shows it all.
         self.set_status(f"boot check not run: {message.split(' (', 1)[0]} · e: why", "$error")
 
-    def canary_done(self, results: list, unsaved: str = "") -> None:
+    def canary_done(self, results: list[ResidentResult], unsaved: str = "") -> None:
         self.canary_ids = []
         for result in results:
             self.unrun.pop(result.resident, None)
@@ -318,7 +336,7 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
         self.refresh_plan()  # re-reads the saved results: the cells show this run's verdict
         self.show_evidence(results)
 
-    def newest_result(self, rid: str, saved):
+    def newest_result(self, rid: str, saved: ResidentResult | None) -> ResidentResult | None:
         """The saved result, or this session's run of ``rid`` when it is newer (or was not saved)."""
         ran = self.ran.get(rid)
         return ran if ran is not None and (saved is None or ran.finished_at > saved.finished_at) else saved
@@ -339,7 +357,7 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
             return
         self.show_evidence(results)
 
-    def show_evidence(self, results: list) -> None:
+    def show_evidence(self, results: list[ResidentResult]) -> None:
         from curator.canary.last_result import describe
         from curator.screens.canary_evidence import CanaryEvidence
 
@@ -355,7 +373,7 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
             self.app.notify(f"{plan.agent_id} has no MEMORY.md yet: press p to preview provisioning.",
                             severity="warning", markup=False)
             return
-        self.app.open_seat(plan.memory_dir, resident_id=plan.agent_id, profile=plan.harness)
+        self.host.open_seat(plan.memory_dir, resident_id=plan.agent_id, profile=plan.harness)
 
     def action_show_diff(self) -> None:
         from curator.screens.dialogs import DiffDialog
@@ -371,7 +389,7 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
         grid = self.query_one(FleetGrid)
         plan = grid.current_plan()
         divergent = [a for a in grid.current_artifacts() if a.status == DIVERGENT]
-        if plan is None or not divergent:
+        if plan is None or not divergent or self.fleet is None:
             self.app.notify("Select a DIVERGENT cell to set its file aside.", severity="warning")
             return
         ask_set_aside(self.app, self.fleet, plan, divergent[0], self.refresh_plan)

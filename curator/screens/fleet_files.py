@@ -22,10 +22,12 @@ def ask_repair(app: App[object], fleet: Fleet, plan: ResidentPlan, artifact: Art
     from curator.widgets.verbatim import diff_content
     from generators.composer import repair_file
 
+    repair = artifact.repair
+    assert repair is not None  # the panel offers r only on a repairable file
     body = Content("\n").join([
-        verbatim(f"Only the owned values ({', '.join(artifact.repair.added_keys)}) change; every other byte "
+        verbatim(f"Only the owned values ({', '.join(repair.added_keys)}) change; every other byte "
                  "stays. Written atomically, and refused if the file changed since this plan."),
-        diff_content(artifact.repair.diff),
+        diff_content(repair.diff),
     ])
 
     def decided(yes: bool | None) -> None:
@@ -66,6 +68,7 @@ def ask_set_aside(app: App[object], fleet: Fleet, plan: ResidentPlan, artifact: 
             app.notify("Kept as it is: nothing was renamed.", markup=False)
             return
         try:
+            assert plan.resident is not None  # a plan of the fleet's manifest names its resident
             aside = set_aside(fleet, plan.resident, artifact.path)
         except CuratorError as err:
             app.notify(str(err), title="Not set aside", severity="error", markup=False, timeout=10)

@@ -18,6 +18,7 @@ from textual.worker import Worker, WorkerState
 
 from curator.fleet_watch import EVERYONE, Until, WatchSet, plan_reads, watch_changes
 from generators.composer import ResidentPlan
+from generators.manifest import Fleet
 
 
 def reads_of(plans: list[ResidentPlan]) -> list[tuple[str, str]]:
@@ -39,7 +40,7 @@ class WatchesFleetFiles(Screen[None]):
     plan_worker: Callable[..., object]
     canary_ids: list[str]
     last_plan: tuple[float, float]
-    fleet: object | None
+    fleet: Fleet | None
     set_status: Callable[..., None]
 
     def init_watching(self) -> None:

@@ -9,13 +9,16 @@ columns and the file is named in the detail. The grid picks the richest layout t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from textual.content import Content
 from textual.widgets import DataTable
 
 from curator.widgets.byte_meter import mini_meter
 from curator.widgets.verbatim import verbatim
-from generators.composer import ADOPTED, CREATED, DIVERGENT, KEPT, MATCH, PENDING, REPAIRED, STATUSES, Artifact
+from curator.meter import Meter
+from generators.composer import (ADOPTED, CREATED, DIVERGENT, KEPT, MATCH, PENDING, REPAIRED, STATUSES, Artifact,
+                                 ResidentPlan)
 from generators.emission import FLEET, ROLE_BEARER, ROLE_BOOT, ROLE_CONFIG, ROLE_MCP, key_roles
 from generators.script_source import CAP_GUARD_SCRIPT
 
@@ -25,6 +28,9 @@ STATUS_STYLES = {MATCH: "$success", PENDING: "$warning", CREATED: "$success", AD
                  REPAIRED: "$success", KEPT: "$accent", DIVERGENT: "bold $error"}
 STATUS_SYMBOLS = {MATCH: "✓", PENDING: "+", CREATED: "✓", ADOPTED: "✓", REPAIRED: "✓", KEPT: "=", DIVERGENT: "✗"}
 WORST = STATUSES  # the core's order, worst first
+Cell = Content | tuple[Content, Content]  # one look, or (wide, narrow)
+ExtraCells = dict[tuple[str, str], Cell]  # (agent id, column title) -> its cell
+Column = tuple[str, str, list[Content]]  # (title, key, cells in plan order)
 # The cap guard blocks a write past the read limit; it puts nothing in front of the model, so it is
 # not counted as a boot hook (where the core files it, being a script) but has a column of its own.
 ROLE_GUARD = "guard"
@@ -59,7 +65,7 @@ def role_title(role: str, narrow: bool = False) -> str:
     return titles[narrow] if titles else role
 
 
-def role_status(artifact, role: str | None) -> str:
+def role_status(artifact: Artifact, role: str | None) -> str:
     """The artifact's status as the column of ``role`` shows it: a DIVERGENT file that plays two
     roles is DIVERGENT only in the role(s) of the owned keys that differ (opencode.jsonc whose
     ``instructions`` changed is a config drift; its MCP servers match)."""
@@ -71,7 +77,7 @@ def role_status(artifact, role: str | None) -> str:
     return DIVERGENT if role in roles else MATCH
 
 
-def status_cell(artifacts: list, *, symbols: bool = False, role: str | None = None) -> Content:
+def status_cell(artifacts: list[Artifact], *, symbols: bool = False, role: str | None = None) -> Content:
     """The worst status of a cell's artifacts ("✗ DIVERGENT ×2"), or its symbol alone."""
     if not artifacts:
         return verbatim("·", "dim")
@@ -84,7 +90,7 @@ def status_cell(artifacts: list, *, symbols: bool = False, role: str | None = No
     return verbatim(status_word(worst) + suffix, STATUS_STYLES.get(worst, ""))
 
 
-def roles_of(plans: list) -> list[str]:
+def roles_of(plans: list[ResidentPlan]) -> list[str]:
     """Every role the plans' artifacts play, in display order."""
     seen = list(dict.fromkeys(role for plan in plans for artifact in plan.artifacts for role in grid_roles(artifact)))
     known = [role for role in ROLE_ORDER if role in seen]
@@ -107,23 +113,24 @@ LAYOUTS = (Layout(8, False, False, 1), Layout(0, False, False, 1), Layout(0, Fal
 FIXED = 2  # the mark and the resident stay in view if the grid must still scroll sideways
 
 
-class FleetGrid(DataTable):
+class FleetGrid(DataTable[Content]):
     """Its one key of its own (space marks a resident) is the fleet screen's ``fleet.mark``."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
-        self.plans: list = []
+        self.plans: list[ResidentPlan] = []
         self.roles: list[str] = []
         self.marked: set[str] = set()
         # Extra columns before the roles (e.g. the boot check): title -> {agent_id: (wide, narrow) cell}
         self.extra_columns: list[str] = []
         self.narrow_titles: dict[str, str] = {"Hot index": "Index"}  # column title -> its narrow form
-        self.extra_cells: dict = {}
-        self.meters: dict = {}
+        self.extra_cells: ExtraCells = {}
+        self.meters: dict[str, Meter | None] = {}
         self.layout_used: Layout | None = None
 
     # -- filling ---------------------------------------------------------------------------------
-    def show(self, plans: list, meters: dict, extra_cells: dict | None = None) -> None:
+    def show(self, plans: list[ResidentPlan], meters: dict[str, Meter | None],
+             extra_cells: ExtraCells | None = None) -> None:
         """``plans``: ResidentPlans (already filtered); ``meters``: agent_id -> Meter | None;
         ``extra_cells``: (agent_id, column) -> Content, or a (wide, narrow) pair of Contents."""
         was_plan = self.current_plan()
@@ -140,9 +147,9 @@ class FleetGrid(DataTable):
         else:
             self.move_to_first(DIVERGENT)
 
-    def columns_for(self, layout: Layout) -> list[tuple[str, str, list[Content]]]:
+    def columns_for(self, layout: Layout) -> list[Column]:
         """(title, key, cells) per column, cells in plan order."""
-        def extra(plan, name):
+        def extra(plan: ResidentPlan, name: str) -> Content:
             cell = self.extra_cells.get((plan.agent_id, name), verbatim("—", "dim"))
             return cell[1 if layout.symbols else 0] if isinstance(cell, tuple) else cell
 
@@ -162,7 +169,7 @@ class FleetGrid(DataTable):
         return columns
 
     @staticmethod
-    def meter_cell(reading, layout: Layout) -> Content:
+    def meter_cell(reading: Meter | None, layout: Layout) -> Content:
         if reading is None and layout.symbols:
             return verbatim("none", "dim")  # no MEMORY.md yet, in the narrow layout's few cells
         cell = mini_meter(reading, layout.meter_bar)
@@ -171,7 +178,7 @@ class FleetGrid(DataTable):
         return cell
 
     @staticmethod
-    def widths(layout: Layout, columns) -> list[int]:
+    def widths(layout: Layout, columns: list[Column]) -> list[int]:
         lead = 1 if layout.padding == 0 else 0  # the gap a cell carries itself when padding is off
         # Without padding a title as wide as its column would touch the next one ("MCPhook"): one more.
         last = len(columns) - 1
@@ -191,7 +198,7 @@ class FleetGrid(DataTable):
                 return layout
         return LAYOUTS[-1]
 
-    def fitted_widths(self, layout: Layout, columns) -> list[int]:
+    def fitted_widths(self, layout: Layout, columns: list[Column]) -> list[int]:
         """Column widths; when even the last layout is too wide, long resident ids and harness names
         are cut (with …; the detail names them in full) rather than the grid scrolling sideways."""
         widths = self.widths(layout, columns)
@@ -231,7 +238,7 @@ class FleetGrid(DataTable):
 
     first_artifact_column = first_role_column
 
-    def current_plan(self):
+    def current_plan(self) -> ResidentPlan | None:
         if not self.plans or self.cursor_row >= len(self.plans):
             return None
         return self.plans[self.cursor_row]
@@ -240,7 +247,7 @@ class FleetGrid(DataTable):
         column = self.cursor_column - self.first_role_column
         return self.roles[column] if 0 <= column < len(self.roles) else None
 
-    def current_artifacts(self) -> list:
+    def current_artifacts(self) -> list[Artifact]:
         """The artifacts in the cell under the cursor; all of the resident's on a non-role column."""
         plan = self.current_plan()
         if plan is None:
@@ -264,7 +271,7 @@ class FleetGrid(DataTable):
         plan = self.current_plan()
         return [plan.agent_id] if plan else []
 
-    def mark_cell(self, plan) -> Content:
+    def mark_cell(self, plan: ResidentPlan) -> Content:
         return verbatim("✓" if plan.agent_id in self.marked else " ", "bold $accent")
 
     def action_toggle_mark(self) -> None:
@@ -276,7 +283,7 @@ class FleetGrid(DataTable):
         self.update_cell(plan.agent_id, "mark", Content(lead) + self.mark_cell(plan))
 
 
-def where(plan, artifact) -> str:
+def where(plan: ResidentPlan, artifact: Artifact) -> str:
     """The artifact's path as the operator reads it: relative to the seat's home or the repo."""
     for base, label in ((plan.instance_home, "seat home"), (plan.repo, "repo")):
         if artifact.path.is_relative_to(base):
@@ -284,12 +291,12 @@ def where(plan, artifact) -> str:
     return str(artifact.path)
 
 
-def worst_first(artifacts: list) -> list:
+def worst_first(artifacts: list[Artifact]) -> list[Artifact]:
     """The artifacts, the worst status first (the core's order), otherwise in plan order."""
     return sorted(artifacts, key=lambda a: WORST.index(a.status) if a.status in WORST else len(WORST))
 
 
-def plan_head(plan) -> Content:
+def plan_head(plan: ResidentPlan) -> Content:
     worst = [a for a in plan.artifacts if a.status == plan.status]
     named = f" ({', '.join(where(plan, a) for a in worst[:3])}{', …' if len(worst) > 3 else ''})" \
         if plan.status != MATCH and worst else ""
@@ -300,7 +307,7 @@ def plan_head(plan) -> Content:
     ])
 
 
-def artifact_detail(artifact, *, plan=None, with_diff: bool = True, diff: str | None = None) -> Content:
+def artifact_detail(artifact: Artifact, *, plan: ResidentPlan | None = None, with_diff: bool = True, diff: str | None = None) -> Content:
     """Path (relative to ``plan``'s home or repo when given), roles, owner, status (in words), owned
     keys, reason, and a diff: ``diff`` when given (the file's own lines), else the plan's."""
     status = artifact.status
