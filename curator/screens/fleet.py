@@ -10,30 +10,47 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Protocol, cast
 
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 
 import styles
 from curator.errors import CuratorError
-from curator.meter import measure
-from curator.screens.dialogs import ConfirmDialog
+from curator.canary.last_result import results_path
+from curator.canary.result import ResidentResult
+from curator.meter import Limits, Meter, measure
+from curator.screens.fleet_files import ask_repair, ask_set_aside
 from curator.widgets.boot_check import BOOT_CHECK, RUNNING, boot_cell, last_boot_results
-from curator.widgets.fleet_grid import FleetGrid, artifact_detail, plan_head, role_status, worst_first
+from curator.widgets.fleet_grid import ExtraCells, FleetGrid, artifact_detail, plan_head, role_status, worst_first
 from curator.widgets.footer import KeysFooter
 from curator.widgets.keymap import bindings
 from curator.widgets.status_line import STALE_AFTER, StatusLine
 from curator.widgets.text_input import TextInput
 from curator.widgets.verbatim import verbatim
+from curator.screens.fleet_watching import WatchesFleetFiles, reads_of
 from curator.screens.worker_errors import ReportsWorkerErrors
-from generators.composer import DIVERGENT, KEPT, MATCH, PENDING
+from curator.fleet_watch import watch_set
+from generators.composer import DIVERGENT, KEPT, MATCH, PENDING, ResidentPlan
+from generators.manifest import Fleet
 
 
-def read_meter(memory_dir: Path, limits):
+class FleetHost(Protocol):
+    """What the panel asks of the app (curator.app.CuratorApp, which sits above the screens)."""
+
+    @property
+    def is_demo(self) -> bool: ...
+
+    def open_preview(self, resident_ids: list[str]) -> None: ...
+
+    def open_seat(self, memory_dir: Path, *, resident_id: str | None = None, profile: str | None = None) -> None: ...
+
+
+def read_meter(memory_dir: Path, limits: Limits) -> Meter | None:
     """The resident's hot-index meter, or None when MEMORY.md is not there (yet) or unreadable."""
     from curator.fsio import read_bytes
 
@@ -43,44 +60,38 @@ def read_meter(memory_dir: Path, limits):
         return None
 
 
-def matches(plan, query: str) -> bool:
+def matches(plan: ResidentPlan, query: str) -> bool:
     """Filter words (all must match): agent id, harness, or a status word present in the plan."""
     haystack = " ".join([plan.agent_id, plan.harness, plan.status] + [a.status for a in plan.artifacts]).lower()
     return all(word in haystack for word in query.lower().split())
 
 
-class FleetScreen(ReportsWorkerErrors, Screen):
+class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
     CSS_PATH = [styles.path("fleet.tcss")]
     HELP_TITLE = "the fleet panel"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     AGE_TICK_S = 1.0  # boot-check ages ("PASS 12s ago") are re-read this often
-    # Edits made outside the app (a config.toml by hand, a MEMORY.md grown by its bearer) show within
-    # this while the panel is in front. A plan reads a few small files per seat (milliseconds for a
-    # fleet of a few), so every 3 s costs nothing noticeable and is sooner than anyone looks again.
-    REPLAN_S = 3.0
-    # A big fleet plans for longer: the quiet re-plan then waits this many times as long as the last
-    # plan took, so it never takes more than a tenth of a core in the background.
-    REPLAN_SHARE = 10
 
-    BINDINGS = bindings("fleet")  # keys as data: curator/keys.py
+    BINDINGS = list[BindingType](bindings("fleet"))  # keys as data: curator/keys.py
 
-    def __init__(self, fleet_path: Path):
+    def __init__(self, fleet_path: Path) -> None:
         super().__init__()
         self.fleet_path = Path(fleet_path)
-        self.fleet = None
-        self.plans: list = []
-        self.meters: dict = {}
-        self.file_diffs: dict = {}  # path -> the divergent file's diff in its own lines
-        self.boot_results: dict = {}  # agent_id -> the canary's last saved ResidentResult, or None
-        self.unrun: dict = {}  # agent_id -> a ResidentResult saying why the last boot check could not start
-        self.ran: dict = {}  # agent_id -> this session's last boot-check result (e shows it even if unsaved)
+        self.fleet: Fleet | None = None
+        self.plans: list[ResidentPlan] = []
+        self.meters: dict[str, Meter | None] = {}
+        self.file_diffs: dict[Path, str] = {}  # path -> the divergent file's diff in its own lines
+        self.boot_results: dict[str, ResidentResult | None] = {}  # agent_id -> the canary's last saved ResidentResult, or None
+        self.unrun: dict[str, ResidentResult] = {}  # agent_id -> a ResidentResult saying why the last boot check could not start
+        self.ran: dict[str, ResidentResult] = {}  # agent_id -> this session's last boot-check result (e shows it even if unsaved)
         self.canary_ids: list[str] = []  # residents whose boot check is running now
-        self.shown_boot_cells: dict = {}
+        self.shown_boot_cells: ExtraCells = {}
         self.clock = time.time  # what boot-check ages are measured against (tests move it on)
         self.last_plan = (0.0, 0.0)  # (monotonic end, seconds taken) of the last plan
+        self.init_watching()  # edits made outside the app (a config.toml by hand, a MEMORY.md grown) show
 
     def compose(self) -> ComposeResult:
-        what = "Demo fleet (seat-curator demo)" if self.app.is_demo else "Fleet"
+        what = "Demo fleet (seat-curator demo)" if self.host.is_demo else "Fleet"
         yield Static(verbatim(f"{what} · {self.fleet_path}"), id="fleet-title")
         words = ", ".join(s.lower() for s in (DIVERGENT, PENDING, MATCH))
         yield TextInput(placeholder=f"/ filter: agent id, harness, or status ({words})…", id="fleet-filter", compact=True)
@@ -90,16 +101,20 @@ class FleetScreen(ReportsWorkerErrors, Screen):
         yield StatusLine(id="status")
         yield KeysFooter()
 
+    @property
+    def host(self) -> FleetHost:
+        return cast(FleetHost, self.app)
+
     def on_mount(self) -> None:
         grid = self.query_one(FleetGrid)
         grid.extra_columns = [BOOT_CHECK]
         grid.narrow_titles[BOOT_CHECK] = "Boot"
         grid.focus()
         self.set_interval(self.AGE_TICK_S, self.tick_ages)
-        self.set_interval(self.REPLAN_S, self.replan_tick)
 
     def on_screen_resume(self) -> None:
         """Shown (first time, or back from a seat, the preview or a dialog): plan what is on disk now."""
+        self.pending.clear()  # what changed meanwhile: this plan reads it
         self.refresh_plan()
 
     # -- planning (reads only) -----------------------------------------------------------------
@@ -108,53 +123,65 @@ class FleetScreen(ReportsWorkerErrors, Screen):
             self.set_status("Planning…")
         self.plan_worker()
 
-    def replan_tick(self) -> None:
-        """Re-plan quietly while this panel is in front and nothing is in flight (a plan, a boot check,
-        a dialog or seat on top); the grid is re-shown only if something changed, cursor kept."""
-        if self.app.screen is not self or self.fleet is None or self.canary_ids:
-            return
-        if any(w.group == "fleet-plan" and w.node is self and not w.is_finished for w in self.app.workers):
-            return
-        ended, took = self.last_plan
-        if time.monotonic() - ended < took * self.REPLAN_SHARE:
-            return
-        self.plan_worker(quiet=True)
-
     @work(thread=True, exclusive=True, group="fleet-plan", exit_on_error=False)
-    def plan_worker(self, quiet: bool = False) -> None:
-        """``quiet`` (the timer's re-plan): no error toast, and nothing re-shown when nothing changed."""
+    def plan_worker(self, quiet: bool = False, only: frozenset[str] | None = None) -> None:
+        """``quiet`` (a re-plan nobody asked for): no error toast, and nothing re-shown when nothing
+        changed. ``only``: the residents whose files changed (the manifest did not); the others'
+        plans are kept as they are."""
         from generators.composer import plan_fleet
-        from generators.file_diff import file_diff
         from generators.manifest import load_manifest
 
         started = time.monotonic()
         try:
-            fleet = load_manifest(self.fleet_path)
-            plans = plan_fleet(fleet)
-            limits = self.app_limits()  # once for the fleet, not per seat
-            meters = {p.agent_id: read_meter(p.memory_dir, limits) for p in plans}
-            diffs = {a.path: file_diff(a) for p in plans for a in p.artifacts if a.status == DIVERGENT}
-            boot_results = last_boot_results(self.fleet_path, plans)
+            fleet = self.fleet if only is not None and self.fleet is not None else load_manifest(self.fleet_path)
+            if only is None:
+                fresh, kept = plan_fleet(fleet), {}
+                plans = fresh
+            else:  # only these residents' files changed: plan them (against the whole fleet) and keep the rest
+                fresh = [p for r in fleet.residents if r.agent_id in only for p in plan_fleet(fleet, r.agent_id)]
+                kept = {p.agent_id: p for p in self.plans}
+                redone = {p.agent_id: p for p in fresh}
+                plans = [redone.get(rid, plan) for rid, plan in kept.items()]
+            meters, diffs, boot_results = self.read_beside(fresh, kept)
         except CuratorError as err:
-            if not quiet:  # the timer says it on the status line only: a toast every few seconds buries the panel
+            if not quiet:  # a quiet re-plan says it on the status line only: a toast at each change buries the panel
                 self.app.call_from_thread(self.app.notify, str(err), title="Cannot plan the fleet",
                                           severity="error", markup=False, timeout=10)
             self.app.call_from_thread(self.set_status, f"plan failed: {err}", "$error")
+            self.app.call_from_thread(self.keep_watching, watch_set([self.fleet_path], []))  # see it mended
             return
         finally:
             self.last_plan = (time.monotonic(), time.monotonic() - started)
-        if quiet and (plans, meters, boot_results, diffs) == (self.plans, self.meters, self.boot_results,
-                                                              self.file_diffs):
-            return
-        self.app.call_from_thread(self.show_plans, fleet, plans, meters, boot_results, diffs)
+        if not quiet or (plans, meters, boot_results, diffs) != (self.plans, self.meters, self.boot_results,
+                                                                 self.file_diffs):
+            self.app.call_from_thread(self.show_plans, fleet, plans, meters, boot_results, diffs)
+        # After the counts, so a watch that cannot start says so last.
+        watched = watch_set([self.fleet_path, results_path(self.fleet_path)], reads_of(plans))
+        self.app.call_from_thread(self.keep_watching, watched)
 
-    def app_limits(self):
-        from curator.meter import Limits
+    def read_beside(self, fresh: list[ResidentPlan], kept: dict[str, ResidentPlan]) -> tuple[
+            dict[str, Meter | None], dict[Path, str], dict[str, ResidentResult | None]]:
+        """Meters, the divergent files' diffs and the saved boot checks of the ``fresh`` plans, with
+        those the screen holds for the ``kept`` plans not re-planned."""
+        from generators.file_diff import file_diff
 
+        limits = self.app_limits()  # once for the fleet, not per seat
+        redone = {p.agent_id for p in fresh}
+        still = {a.path for rid, p in kept.items() if rid not in redone for a in p.artifacts if a.status == DIVERGENT}
+        meters = {rid: m for rid, m in self.meters.items() if rid in kept and rid not in redone}
+        meters |= {p.agent_id: read_meter(p.memory_dir, limits) for p in fresh}
+        diffs = {path: d for path, d in self.file_diffs.items() if path in still}
+        diffs |= {a.path: file_diff(a) for p in fresh for a in p.artifacts if a.status == DIVERGENT}
+        boot = {rid: r for rid, r in self.boot_results.items() if rid in kept and rid not in redone}
+        boot |= last_boot_results(self.fleet_path, fresh)
+        return meters, diffs, boot
+
+    def app_limits(self) -> Limits:
         return getattr(self.app, "limits", None) or Limits()
 
-    def show_plans(self, fleet, plans: list, meters: dict, boot_results: dict | None = None,
-                   diffs: dict | None = None) -> None:
+    def show_plans(self, fleet: Fleet, plans: list[ResidentPlan], meters: dict[str, Meter | None],
+                   boot_results: dict[str, ResidentResult | None] | None = None,
+                   diffs: dict[Path, str] | None = None) -> None:
         self.fleet, self.plans, self.meters = fleet, plans, meters
         self.boot_results = boot_results or {}
         self.file_diffs = diffs or {}
@@ -169,9 +196,9 @@ class FleetScreen(ReportsWorkerErrors, Screen):
                         + " · ".join(f"{statuses.count(s)} {s}" for s in shown),
                         "$error" if DIVERGENT in statuses else "")
 
-    def boot_cells(self) -> dict:
+    def boot_cells(self) -> ExtraCells:
         now = self.clock()
-        cells = {(rid, BOOT_CHECK): boot_cell(self.newest_result(rid, result), now)
+        cells: ExtraCells = {(rid, BOOT_CHECK): boot_cell(self.newest_result(rid, result), now)
                  for rid, result in self.boot_results.items()}
         cells.update({(rid, BOOT_CHECK): RUNNING for rid in self.canary_ids})
         return cells
@@ -243,7 +270,7 @@ class FleetScreen(ReportsWorkerErrors, Screen):
         if not ids:
             self.app.notify("No resident selected.", severity="warning")
             return
-        self.app.open_preview(ids)
+        self.host.open_preview(ids)
 
     def action_canary(self) -> None:
         """Run the boot canary for the selected residents: a real harness turn per step, in a thread;
@@ -295,7 +322,7 @@ class FleetScreen(ReportsWorkerErrors, Screen):
         # The status line gives the gist (the words before any parenthesis); e shows it all.
         self.set_status(f"boot check not run: {message.split(' (', 1)[0]} · e: why", "$error")
 
-    def canary_done(self, results: list, unsaved: str = "") -> None:
+    def canary_done(self, results: list[ResidentResult], unsaved: str = "") -> None:
         from curator.canary.result import Status  # loaded already: the worker that ran the canary imported it
 
         self.canary_ids = []
@@ -311,7 +338,7 @@ class FleetScreen(ReportsWorkerErrors, Screen):
         self.refresh_plan()  # re-reads the saved results: the cells show this run's verdict
         self.show_evidence(results)
 
-    def newest_result(self, rid: str, saved):
+    def newest_result(self, rid: str, saved: ResidentResult | None) -> ResidentResult | None:
         """The saved result, or this session's run of ``rid`` when it is newer (or was not saved)."""
         ran = self.ran.get(rid)
         return ran if ran is not None and (saved is None or ran.finished_at > saved.finished_at) else saved
@@ -332,7 +359,7 @@ class FleetScreen(ReportsWorkerErrors, Screen):
             return
         self.show_evidence(results)
 
-    def show_evidence(self, results: list) -> None:
+    def show_evidence(self, results: list[ResidentResult]) -> None:
         from curator.canary.last_result import describe
         from curator.screens.canary_evidence import CanaryEvidence
 
@@ -348,7 +375,7 @@ class FleetScreen(ReportsWorkerErrors, Screen):
             self.app.notify(f"{plan.agent_id} has no MEMORY.md yet: press p to preview provisioning.",
                             severity="warning", markup=False)
             return
-        self.app.open_seat(plan.memory_dir, resident_id=plan.agent_id, profile=plan.harness)
+        self.host.open_seat(plan.memory_dir, resident_id=plan.agent_id, profile=plan.harness)
 
     def action_show_diff(self) -> None:
         from curator.screens.dialogs import DiffDialog
@@ -364,7 +391,7 @@ class FleetScreen(ReportsWorkerErrors, Screen):
         grid = self.query_one(FleetGrid)
         plan = grid.current_plan()
         divergent = [a for a in grid.current_artifacts() if a.status == DIVERGENT]
-        if plan is None or not divergent:
+        if plan is None or not divergent or self.fleet is None:
             self.app.notify("Select a DIVERGENT cell to set its file aside.", severity="warning")
             return
         ask_set_aside(self.app, self.fleet, plan, divergent[0], self.refresh_plan)
@@ -386,60 +413,3 @@ class FleetScreen(ReportsWorkerErrors, Screen):
         """The plan's summary (or a boot check's progress) stays; ``passing`` news clears when stale."""
         self.query_one("#status", StatusLine).say(verbatim(message, style), STALE_AFTER if passing else None)
 
-
-def ask_repair(app, fleet, plan, artifact, then) -> None:
-    """Show the whole-file diff of rewriting only the owned values, then write it; ``then()`` re-plans."""
-    from curator.widgets.verbatim import diff_content
-    from generators.composer import repair_file
-
-    body = Content("\n").join([
-        verbatim(f"Only the owned values ({', '.join(artifact.repair.added_keys)}) change; every other byte "
-                 "stays. Written atomically, and refused if the file changed since this plan."),
-        diff_content(artifact.repair.diff),
-    ])
-
-    def decided(yes: bool | None) -> None:
-        if not yes:
-            app.notify("Not repaired: the file is as it was.", markup=False)
-            return
-        try:
-            repair_file(fleet, plan, artifact.path)
-        except CuratorError as err:
-            app.notify(str(err), title="Not repaired", severity="error", markup=False, timeout=10)
-        else:
-            app.notify(f"Repaired {artifact.path.name}", markup=False)
-        then()
-
-    app.push_screen(ConfirmDialog(f"Repair {artifact.path.name}?", body, "Repair"), decided)
-
-
-def ask_set_aside(app, fleet, plan, artifact, then) -> None:
-    """Confirm, then rename the divergent file to <name>.divergent-<UTC stamp>; ``then()`` re-plans."""
-    from generators.composer import set_aside
-    from generators.set_aside_loss import describe
-
-    try:
-        found = artifact.path.read_bytes()
-    except OSError:
-        found = None
-    body = Content("\n").join([
-        artifact_detail(artifact, with_diff=False),
-        verbatim(""),
-        verbatim(f"Rename it to {artifact.path.name}.divergent-<UTC stamp>; the next provision re-creates "
-                 f"the fleet's version. {describe(artifact, found)} If the edit was meant to stay, cancel "
-                 "and keep it by hand (keep = [...] on the resident in the manifest)."),
-    ])
-
-    def decided(yes: bool | None) -> None:
-        if not yes:
-            app.notify("Kept as it is: nothing was renamed.", markup=False)
-            return
-        try:
-            aside = set_aside(fleet, plan.resident, artifact.path)
-        except CuratorError as err:
-            app.notify(str(err), title="Not set aside", severity="error", markup=False, timeout=10)
-            return
-        app.notify(f"Set aside as {aside.name}", markup=False)
-        then()
-
-    app.push_screen(ConfirmDialog(f"Set aside {artifact.path.name}?", body, "Set aside", danger=True), decided)

@@ -286,7 +286,7 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
         if not self.rows or table.cursor_row >= len(self.rows):
             return
         plan, artifact = self.rows[table.cursor_row]
-        if artifact.status != DIVERGENT:
+        if artifact.status != DIVERGENT or self.fleet is None:  # rows exist only once a fleet is planned
             self.app.notify(f"Only a {DIVERGENT} file can be set aside.", severity="warning")
             return
 

@@ -9,15 +9,18 @@ columns and the file is named in the detail. The grid picks the richest layout t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from textual.content import Content
 from textual.widgets import DataTable
 
 from curator.widgets.byte_meter import mini_meter
 from curator.widgets.verbatim import verbatim
-from generators.composer import (ADOPTED, CREATED, DIVERGENT, KEPT, MATCH, PENDING, REPAIRED, STATUSES,
-                                 ArtifactStatus)
-from generators.emission import ROLE_BEARER, ROLE_BOOT, ROLE_CONFIG, ROLE_MCP, key_roles
+from curator.meter import Meter
+from generators.composer import (ADOPTED, CREATED, DIVERGENT, KEPT, MATCH, PENDING, REPAIRED, STATUSES, Artifact,
+                                 ArtifactStatus, ResidentPlan)
+from generators.emission import FLEET, ROLE_BEARER, ROLE_BOOT, ROLE_CONFIG, ROLE_MCP, key_roles
+from generators.script_source import CAP_GUARD_SCRIPT
 
 # Status values come from the core; only their look lives here.
 # PENDING: a plan's file to create; CREATED / ADOPTED: what a provision run just wrote.
@@ -25,10 +28,24 @@ STATUS_STYLES = {MATCH: "$success", PENDING: "$warning", CREATED: "$success", AD
                  REPAIRED: "$success", KEPT: "$accent", DIVERGENT: "bold $error"}
 STATUS_SYMBOLS = {MATCH: "✓", PENDING: "+", CREATED: "✓", ADOPTED: "✓", REPAIRED: "✓", KEPT: "=", DIVERGENT: "✗"}
 WORST = STATUSES  # the core's order, worst first
+Cell = Content | tuple[Content, Content]  # one look, or (wide, narrow)
+ExtraCells = dict[tuple[str, str], Cell]  # (agent id, column title) -> its cell
+Column = tuple[str, str, list[Content]]  # (title, key, cells in plan order)
+# The cap guard blocks a write past the read limit; it puts nothing in front of the model, so it is
+# not counted as a boot hook (where the core files it, being a script) but has a column of its own.
+ROLE_GUARD = "guard"
 # (wide title, narrow title) per role; a role missing here is a file name and titles itself.
-ROLE_TITLES = {ROLE_CONFIG: ("config", "config"), ROLE_MCP: ("MCP servers", "MCP"),
-               ROLE_BOOT: ("boot hook", "hook"), ROLE_BEARER: ("bearer files", "bearer")}
-ROLE_ORDER = (ROLE_CONFIG, ROLE_MCP, ROLE_BOOT)  # then any other role; bearer files always last
+ROLE_TITLES = {ROLE_CONFIG: ("config", "cfg"), ROLE_MCP: ("MCP servers", "MCP"),
+               ROLE_BOOT: ("boot hook", "hook"), ROLE_GUARD: ("guard", "guard"),
+               ROLE_BEARER: ("bearer files", "bearer")}
+ROLE_ORDER = (ROLE_CONFIG, ROLE_MCP, ROLE_BOOT, ROLE_GUARD)  # then any other role; bearer files always last
+
+
+def grid_roles(artifact: Artifact) -> tuple[str, ...]:
+    """The columns an artifact shows in: the roles the core gives it, the cap guard in its own."""
+    if artifact.path.name == CAP_GUARD_SCRIPT and artifact.owner == FLEET:
+        return (ROLE_GUARD,)
+    return artifact.roles
 BEARER_COLUMN = ROLE_BEARER  # kept for callers that name the bearer column
 
 
@@ -48,18 +65,19 @@ def role_title(role: str, narrow: bool = False) -> str:
     return titles[narrow] if titles else role
 
 
-def role_status(artifact, role: str | None) -> ArtifactStatus:
+def role_status(artifact: Artifact, role: str | None) -> ArtifactStatus:
     """The artifact's status as the column of ``role`` shows it: a DIVERGENT file that plays two
     roles is DIVERGENT only in the role(s) of the owned keys that differ (opencode.jsonc whose
     ``instructions`` changed is a config drift; its MCP servers match)."""
-    differing = getattr(artifact, "differing", ())
-    if role is None or artifact.status != DIVERGENT or not differing or artifact.emitted is None:
+    differing = artifact.differing
+    if role is None or artifact.status != DIVERGENT or not differing or artifact.emitted is None \
+            or len(grid_roles(artifact)) < 2:
         return artifact.status
     roles = {r for key in differing for r in key_roles(artifact.emitted.convergence, key)}
     return DIVERGENT if role in roles else MATCH
 
 
-def status_cell(artifacts: list, *, symbols: bool = False, role: str | None = None) -> Content:
+def status_cell(artifacts: list[Artifact], *, symbols: bool = False, role: str | None = None) -> Content:
     """The worst status of a cell's artifacts ("✗ DIVERGENT ×2"), or its symbol alone."""
     if not artifacts:
         return verbatim("·", "dim")
@@ -72,9 +90,9 @@ def status_cell(artifacts: list, *, symbols: bool = False, role: str | None = No
     return verbatim(status_word(worst) + suffix, STATUS_STYLES.get(worst, ""))
 
 
-def roles_of(plans: list) -> list[str]:
+def roles_of(plans: list[ResidentPlan]) -> list[str]:
     """Every role the plans' artifacts play, in display order."""
-    seen = list(dict.fromkeys(role for plan in plans for artifact in plan.artifacts for role in artifact.roles))
+    seen = list(dict.fromkeys(role for plan in plans for artifact in plan.artifacts for role in grid_roles(artifact)))
     known = [role for role in ROLE_ORDER if role in seen]
     others = [role for role in seen if role not in ROLE_ORDER and role != ROLE_BEARER]
     return known + others + ([ROLE_BEARER] if ROLE_BEARER in seen else [])
@@ -95,23 +113,24 @@ LAYOUTS = (Layout(8, False, False, 1), Layout(0, False, False, 1), Layout(0, Fal
 FIXED = 2  # the mark and the resident stay in view if the grid must still scroll sideways
 
 
-class FleetGrid(DataTable):
+class FleetGrid(DataTable[Content]):
     """Its one key of its own (space marks a resident) is the fleet screen's ``fleet.mark``."""
 
-    def __init__(self, **kwargs):
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(cursor_type="cell", zebra_stripes=True, **kwargs)
-        self.plans: list = []
+        self.plans: list[ResidentPlan] = []
         self.roles: list[str] = []
         self.marked: set[str] = set()
         # Extra columns before the roles (e.g. the boot check): title -> {agent_id: (wide, narrow) cell}
         self.extra_columns: list[str] = []
         self.narrow_titles: dict[str, str] = {"Hot index": "Index"}  # column title -> its narrow form
-        self.extra_cells: dict = {}
-        self.meters: dict = {}
+        self.extra_cells: ExtraCells = {}
+        self.meters: dict[str, Meter | None] = {}
         self.layout_used: Layout | None = None
 
     # -- filling ---------------------------------------------------------------------------------
-    def show(self, plans: list, meters: dict, extra_cells: dict | None = None) -> None:
+    def show(self, plans: list[ResidentPlan], meters: dict[str, Meter | None],
+             extra_cells: ExtraCells | None = None) -> None:
         """``plans``: ResidentPlans (already filtered); ``meters``: agent_id -> Meter | None;
         ``extra_cells``: (agent_id, column) -> Content, or a (wide, narrow) pair of Contents."""
         was_plan = self.current_plan()
@@ -128,9 +147,9 @@ class FleetGrid(DataTable):
         else:
             self.move_to_first(DIVERGENT)
 
-    def columns_for(self, layout: Layout) -> list[tuple[str, str, list[Content]]]:
+    def columns_for(self, layout: Layout) -> list[Column]:
         """(title, key, cells) per column, cells in plan order."""
-        def extra(plan, name):
+        def extra(plan: ResidentPlan, name: str) -> Content:
             cell = self.extra_cells.get((plan.agent_id, name), verbatim("—", "dim"))
             return cell[1 if layout.symbols else 0] if isinstance(cell, tuple) else cell
 
@@ -144,13 +163,13 @@ class FleetGrid(DataTable):
         if layout.narrow_titles:
             columns = [(self.narrow_titles.get(title, title), key, cells) for title, key, cells in columns]
         for role in self.roles:
-            cells = [status_cell([a for a in p.artifacts if role in a.roles], symbols=layout.symbols, role=role)
+            cells = [status_cell([a for a in p.artifacts if role in grid_roles(a)], symbols=layout.symbols, role=role)
                      for p in self.plans]
             columns.append((role_title(role, layout.narrow_titles), role, cells))
         return columns
 
     @staticmethod
-    def meter_cell(reading, layout: Layout) -> Content:
+    def meter_cell(reading: Meter | None, layout: Layout) -> Content:
         if reading is None and layout.symbols:
             return verbatim("none", "dim")  # no MEMORY.md yet, in the narrow layout's few cells
         cell = mini_meter(reading, layout.meter_bar)
@@ -159,9 +178,12 @@ class FleetGrid(DataTable):
         return cell
 
     @staticmethod
-    def widths(layout: Layout, columns) -> list[int]:
+    def widths(layout: Layout, columns: list[Column]) -> list[int]:
         lead = 1 if layout.padding == 0 else 0  # the gap a cell carries itself when padding is off
-        return [max([len(title)] + [c.cell_length for c in cells]) + lead for title, _, cells in columns]
+        # Without padding a title as wide as its column would touch the next one ("MCPhook"): one more.
+        last = len(columns) - 1
+        return [max([len(title) + (lead if i < last else 0)] + [c.cell_length for c in cells]) + lead
+                for i, (title, _, cells) in enumerate(columns)]
 
     def room(self) -> int:
         return (self.size.width or self.app.size.width) - 2  # room kept for a vertical scrollbar
@@ -176,7 +198,7 @@ class FleetGrid(DataTable):
                 return layout
         return LAYOUTS[-1]
 
-    def fitted_widths(self, layout: Layout, columns) -> list[int]:
+    def fitted_widths(self, layout: Layout, columns: list[Column]) -> list[int]:
         """Column widths; when even the last layout is too wide, long resident ids and harness names
         are cut (with …; the detail names them in full) rather than the grid scrolling sideways."""
         widths = self.widths(layout, columns)
@@ -216,7 +238,7 @@ class FleetGrid(DataTable):
 
     first_artifact_column = first_role_column
 
-    def current_plan(self):
+    def current_plan(self) -> ResidentPlan | None:
         if not self.plans or self.cursor_row >= len(self.plans):
             return None
         return self.plans[self.cursor_row]
@@ -225,21 +247,21 @@ class FleetGrid(DataTable):
         column = self.cursor_column - self.first_role_column
         return self.roles[column] if 0 <= column < len(self.roles) else None
 
-    def current_artifacts(self) -> list:
+    def current_artifacts(self) -> list[Artifact]:
         """The artifacts in the cell under the cursor; all of the resident's on a non-role column."""
         plan = self.current_plan()
         if plan is None:
             return []
         role = self.current_role()
         if role is not None:
-            return [a for a in plan.artifacts if role in a.roles]
+            return [a for a in plan.artifacts if role in grid_roles(a)]
         return list(plan.artifacts)
 
     def move_to_first(self, status: str) -> None:
         """Put the cursor on the first cell holding an artifact with ``status`` (if any)."""
         for row, plan in enumerate(self.plans):
             for column, role in enumerate(self.roles):
-                if any(role_status(a, role) == status and role in a.roles for a in plan.artifacts):
+                if any(role_status(a, role) == status and role in grid_roles(a) for a in plan.artifacts):
                     self.move_cursor(row=row, column=self.first_role_column + column)
                     return
 
@@ -249,7 +271,7 @@ class FleetGrid(DataTable):
         plan = self.current_plan()
         return [plan.agent_id] if plan else []
 
-    def mark_cell(self, plan) -> Content:
+    def mark_cell(self, plan: ResidentPlan) -> Content:
         return verbatim("✓" if plan.agent_id in self.marked else " ", "bold $accent")
 
     def action_toggle_mark(self) -> None:
@@ -261,7 +283,7 @@ class FleetGrid(DataTable):
         self.update_cell(plan.agent_id, "mark", Content(lead) + self.mark_cell(plan))
 
 
-def where(plan, artifact) -> str:
+def where(plan: ResidentPlan, artifact: Artifact) -> str:
     """The artifact's path as the operator reads it: relative to the seat's home or the repo."""
     for base, label in ((plan.instance_home, "seat home"), (plan.repo, "repo")):
         if artifact.path.is_relative_to(base):
@@ -269,12 +291,12 @@ def where(plan, artifact) -> str:
     return str(artifact.path)
 
 
-def worst_first(artifacts: list) -> list:
+def worst_first(artifacts: list[Artifact]) -> list[Artifact]:
     """The artifacts, the worst status first (the core's order), otherwise in plan order."""
     return sorted(artifacts, key=lambda a: WORST.index(a.status) if a.status in WORST else len(WORST))
 
 
-def plan_head(plan) -> Content:
+def plan_head(plan: ResidentPlan) -> Content:
     worst = [a for a in plan.artifacts if a.status == plan.status]
     named = f" ({', '.join(where(plan, a) for a in worst[:3])}{', …' if len(worst) > 3 else ''})" \
         if plan.status != MATCH and worst else ""
@@ -285,11 +307,11 @@ def plan_head(plan) -> Content:
     ])
 
 
-def artifact_detail(artifact, *, plan=None, with_diff: bool = True, diff: str | None = None) -> Content:
+def artifact_detail(artifact: Artifact, *, plan: ResidentPlan | None = None, with_diff: bool = True, diff: str | None = None) -> Content:
     """Path (relative to ``plan``'s home or repo when given), roles, owner, status (in words), owned
     keys, reason, and a diff: ``diff`` when given (the file's own lines), else the plan's."""
     status = artifact.status
-    roles = ", ".join(role_title(role) for role in artifact.roles)
+    roles = ", ".join(role_title(role) for role in grid_roles(artifact))
     parts = [
         Content.assemble((status_word(status), STATUS_STYLES.get(status, "")), "  ",
                          verbatim(where(plan, artifact) if plan is not None else str(artifact.path), "bold")),

@@ -16,8 +16,8 @@ from generators.composer import DIVERGENT, MATCH, Artifact, ResidentPlan
 from generators.emission import CONVERGENCE_ROLES, ROLE_CONFIG, ROLE_MCP, EmittedFile
 from tests.support.app import settle, write_example_fleet, cell_offset
 
-ROLE_TITLES_WIDE = ["config", "MCP servers", "boot hook", "bearer files"]
-ROLE_TITLES_NARROW = ["config", "MCP", "hook", "bearer"]
+ROLE_TITLES_WIDE = ["config", "MCP servers", "boot hook", "guard", "bearer files"]
+ROLE_TITLES_NARROW = ["cfg", "MCP", "hook", "guard", "bearer"]
 
 
 def labels(grid: FleetGrid) -> list[str]:
@@ -52,8 +52,9 @@ async def show_three_harnesses(app, pilot, tmp_path) -> FleetScreen:
     return screen
 
 
-@pytest.mark.parametrize("size, titles", [((80, 24), ROLE_TITLES_NARROW), ((120, 36), ROLE_TITLES_WIDE)])
-async def test_three_harnesses_fit_in_four_role_columns(tmp_path, monkeypatch, size, titles):
+@pytest.mark.parametrize("size, titles", [((80, 24), [ROLE_TITLES_NARROW]),
+                                          ((120, 36), [ROLE_TITLES_WIDE, ROLE_TITLES_NARROW])])
+async def test_three_harnesses_fit_in_five_role_columns(tmp_path, monkeypatch, size, titles):
     # What the claude-code emitter adds to the core's table; the screen itself is not touched.
     monkeypatch.setitem(CONVERGENCE_ROLES, "claude-settings", (ROLE_CONFIG,))
     monkeypatch.setitem(CONVERGENCE_ROLES, "claude-mcp", (ROLE_MCP,))
@@ -62,7 +63,7 @@ async def test_three_harnesses_fit_in_four_role_columns(tmp_path, monkeypatch, s
         screen = await show_three_harnesses(app, pilot, tmp_path)
         grid = screen.query_one(FleetGrid)
         assert {"kimi-code", "opencode", "claude-code"} <= {p.harness for p in grid.plans}
-        assert labels(grid)[-4:] == titles
+        assert labels(grid)[-5:] in titles
         assert grid.virtual_size.width <= grid.size.width  # every column in view: nothing scrolls sideways
         assert grid.max_scroll_x == 0
         # A click on the new seat's config cell: its divergent settings file, named in the detail.
@@ -98,9 +99,9 @@ async def test_a_rule_without_a_role_gets_a_column_named_after_its_file(tmp_path
         screen.show_plans(screen.fleet, plans, screen.meters, screen.boot_results)
         await pilot.pause()
         grid = screen.query_one(FleetGrid)
-        assert labels(grid)[-5:] in (ROLE_TITLES_WIDE[:3] + ["settings.json", ROLE_TITLES_WIDE[3]],
-                                     ROLE_TITLES_NARROW[:3] + ["settings.json", ROLE_TITLES_NARROW[3]])
-        assert grid.roles[3] == "settings.json"
+        assert labels(grid)[-6:] in (ROLE_TITLES_WIDE[:4] + ["settings.json", ROLE_TITLES_WIDE[4]],
+                                     ROLE_TITLES_NARROW[:4] + ["settings.json", ROLE_TITLES_NARROW[4]])
+        assert grid.roles[4] == "settings.json"
 
 
 def test_every_file_every_emitter_writes_has_a_role(tmp_path):
@@ -136,7 +137,7 @@ async def test_a_long_resident_id_is_cut_rather_than_the_grid_scrolling_sideways
         await pilot.pause()
         grid = screen.query_one(FleetGrid)
         assert grid.max_scroll_x == 0 and grid.virtual_size.width <= grid.size.width
-        assert labels(grid)[-4:] == ROLE_TITLES_NARROW
+        assert labels(grid)[-5:] == ROLE_TITLES_NARROW
         row = len(grid.plans) - 1
         grid.move_cursor(row=row, column=grid.first_role_column)
         await pilot.pause()

@@ -134,7 +134,11 @@ async def settle(app, pilot) -> None:
     deadline = time.monotonic() + 60
     while True:
         await pilot.pause()
-        await app.workers.wait_for_complete()
+        # Every worker but the fleet panel's disk watch, which runs as long as the panel is there
+        # (wait_for_complete([]) would wait for every worker).
+        working = [w for w in app.workers if w.group != "fleet-watch"]
+        if working:
+            await app.workers.wait_for_complete(working)
         await app.animator.wait_until_complete()  # a scroll the last key started
         await pilot.pause()
         busy = unhandled(app)
