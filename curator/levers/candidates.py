@@ -15,7 +15,9 @@ A careful owner merges two lines when one of these holds, and only then (``find_
 - ``contained``: everything one entry says the other says too: every content word (stems, CJK
   bigrams, numbers) and every code span verbatim.
 - ``same-subject``: both open with the same code-span subject (``- `src/browse.py` — …``), not a
-  command: two lines describing one thing.
+  command, and say mostly the same about it (the wording bar of a line that only cites a detail):
+  two lines describing one thing. The subject alone is not enough: a change log opens every step
+  with the file it changed, and two steps on one file are two changes.
 - ``same-words``: their wording overlaps, every word weighed by how rare it is in *this* index
   (``curator.levers.similarity``); the merge decides the rest (``curator.levers.merge``).
 
@@ -180,7 +182,8 @@ def containing_pairs(facts: list[Facts], candidates: set[tuple[int, int]]) -> di
 
 
 def subject_pairs(facts: list[Facts]) -> dict[tuple[int, int], Evidence]:
-    """Entries that open with the same code-span subject (not a command)."""
+    """Entries that open with the same code-span subject (not a command); what they say about it is
+    weighed by the caller (``merge_candidates.candidate_pairs``)."""
     by_subject: dict[str, list[int]] = {}
     for i, entry in enumerate(facts):
         subject = entry.code_subject

@@ -10,7 +10,7 @@ from curator.levers.candidates import (STRONG, Evidence, Facts, citing_pairs, co
                                        shared_words, subject_pairs, superseding_pairs, target_groups, written_target)
 from curator.levers.merge_splice import bytes_saved
 from curator.levers.merge_text import lead_first, leading_target, merged_entry_text
-from curator.levers.similarity import Weights
+from curator.levers.similarity import PairScore, Weights
 
 @dataclass(frozen=True)
 class Candidate:
@@ -38,7 +38,13 @@ SAVED_SHARE = 0.4  # ... nor one that saves less than this share of the (smaller
 SIMILAR = 50.0  # score from which a pair's wording alone makes it a candidate; below it (down to
 REPEATED_SHARE = 0.6  # LOOSE_SAID), the merge must save this share of the smaller entry: it repeats
 LOOSE_SAID = 0.3
-SAME_TARGET_SAID = 0.35  # dice enough for two entries indexing one detail to be one entry
+SAME_TARGET_SAID = 0.35  # dice enough for two entries on one detail or subject to be one entry
+
+
+def says_mostly_the_same(score: PairScore) -> bool:
+    """Two entries already about one thing (a detail file, a subject) say mostly the same about it,
+    or one says a part of the other."""
+    return score.dice >= SAME_TARGET_SAID or score.overlap >= SUBSET_SAID
 
 
 def candidate_pairs(entries: list[Entry]) -> tuple[dict[tuple[int, int], tuple[float, str, Evidence]],
@@ -61,13 +67,18 @@ def candidate_pairs(entries: list[Entry]) -> tuple[dict[tuple[int, int], tuple[f
     for pair, evidence in containing_pairs(facts, unmarked).items():
         put(pair, 100 * words.score(*pair).overlap, "", evidence)
     for pair, evidence in subject_pairs(facts).items():
-        put(pair, 100 * words.score(*pair).dice, "", evidence)
+        # One subject says what both lines are about, not that they say the same about it (a change
+        # log names one file in every step that changed it): their own words must agree too.
+        score = words.score(*pair)
+        if says_mostly_the_same(score):
+            put(pair, 100 * score.dice, "",
+                Evidence("same-subject", (*evidence.shown, *shared_words(entries, words, *pair)[:3]), evidence.strength))
     for pair, evidence in superseding_pairs(facts).items():
         put(pair, 100 * words.score(*pair).dice, "", evidence)
     for i, j, key in citing_pairs(facts):
         # One detail indexed by one line and cited by another that says mostly the same.
         score = words.score(i, j)
-        if score.dice >= SAME_TARGET_SAID or score.overlap >= SUBSET_SAID:
+        if says_mostly_the_same(score):
             target = written_target(entries[i], key)
             put((min(i, j), max(i, j)), 100 * score.dice, target,
                 Evidence("same-target", (target, *shared_words(entries, words, i, j)[:3]), STRONG["same-target"]))
@@ -214,5 +225,6 @@ def _reason(group: list[Entry], evidence: Evidence, target: str, share: int, whe
     if evidence.kind == "contained":
         return f"{shown}: everything it says, the other says too; the merge saves {share}% of the shorter, {where}"
     if evidence.kind == "same-subject":
-        return f"lines {lines} both describe {shown}"
+        subject, said_both = evidence.shown[0], ", ".join(evidence.shown[1:])
+        return f"lines {lines} both describe {subject}" + (f" (both say: {said_both})" if said_both else "")
     return f"same rare words ({shown}); the merge keeps every fact and saves {share}% of the shorter entry, {where}"

@@ -131,18 +131,32 @@ def test_a_shared_install_command_alone_is_not_evidence() -> None:
     assert find_candidates(index) == []
 
 
-def test_two_entries_opening_with_one_path_describe_one_thing() -> None:
+def test_two_entries_opening_with_one_path_and_saying_the_same_of_it_describe_one_thing() -> None:
     index = _index(
         "# Setup\n"
-        "- `scripts/crawl.py` — the crawler entry point, run from the repository root\n"
+        "- `scripts/crawl.py` — the crawler entry point; run it from the repository root, venv active\n"
         + FILLER +
         "## Files\n"
-        "- `scripts/crawl.py` — reads the schedule and writes raw pages under data/\n"
+        "- `scripts/crawl.py` — entry point of the crawler, always run from the root of the repository\n"
         "- `make crawl` — the same run from make\n"
     )
     (found,) = find_candidates(index)
     assert _lines(index, found) == [2, 7]
-    assert found.kind == "same-subject" and "`scripts/crawl.py`" in found.evidence
+    assert found.kind == "same-subject" and found.evidence[0] == "`scripts/crawl.py`"
+    assert "crawler" in found.evidence and "both describe `scripts/crawl.py` (both say:" in found.reason
+
+
+def test_two_steps_of_a_change_log_on_one_file_are_two_changes_not_one_entry() -> None:
+    # A session log opens each step with the file it changed: one subject, two different changes.
+    index = _index(
+        "# Work log\n"
+        "## 2026-03-02\n"
+        "- `loader.py`: crash on 3D point geometry fixed, the Z value is dropped before polygons are built\n"
+        + FILLER +
+        "## 2026-03-05\n"
+        "- `loader.py`: only the road-link layer is loaded now; the other layers are skipped at startup\n"
+    )
+    assert find_candidates(index) == []
 
 
 def test_cjk_entries_are_read_by_character_pairs() -> None:
