@@ -12,7 +12,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 HELDOUT = HERE / "heldout_pointers"
 CORPUS = Path("/work/shared/corpus")
-KINDS = ("dangling", "escapes", "orphans", "unreadable", "unlinked_archive", "unwritten", "outside", "named_only")
+KINDS = ("dangling", "escapes", "orphans", "unreadable", "unlinked_archive", "unwritten", "probable", "outside", "named_only")
 
 
 def memory_dirs() -> list[Path]:
@@ -33,7 +33,7 @@ def report_lines(memory: Path) -> list[str]:
         for item in value if isinstance(value, list) else [value] if value else []:
             if isinstance(item, dict):
                 where = f"{item['file']}:{item['line']}" if "line" in item else item["file"]
-                rest = " | ".join(str(item[k]) for k in ("target", "reason", "suggestion", "path", "message") if item.get(k))
+                rest = " | ".join(str(item[k]) for k in ("target", "reason", "suggestion", "meant", "spelling", "why", "path", "message") if item.get(k))
                 lines.append(f"{kind} {where} {rest}")
             else:
                 lines.append(f"{kind} {item}")

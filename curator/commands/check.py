@@ -163,6 +163,8 @@ def to_json(analysis: Analysis) -> dict:
                         for e in pointers.escapes],
             "unreadable": [{"file": u.file, "message": u.message} for u in pointers.unreadable],
             "unwritten": [{"file": u.file, "line": u.line, "target": u.target} for u in pointers.unwritten],
+            "probable": [{"file": p.file, "line": p.line, "target": p.target, "meant": p.meant,
+                          "spelling": p.spelling, "why": p.why, "question": p.question} for p in pointers.probable],
             "outside": [{"file": o.file, "line": o.line, "target": o.target, "path": o.path} for o in pointers.outside],
             "named_only": list(pointers.named_only),
             "unlinked_archive": pointers.unlinked_archive,
@@ -254,6 +256,8 @@ def print_report(analysis: Analysis, console: Console) -> None:
         names = ", ".join(dict.fromkeys(f"[[{u.target}]]" for u in pointers.unwritten))
         console.print(Text(f"Unwritten memories ({len(pointers.unwritten)} wikilink(s) naming no file yet, "
                            f"not a problem): {names}", style="dim"))
+    for probable in pointers.probable:  # a question: the link probably means this file, the bearer decides
+        console.print(Text(f"{probable.file}:{probable.line}: {probable.question}", style="yellow"))
     if pointers.outside:  # information: the link leaves the memory dir but lands in the same repository
         where = ", ".join(dict.fromkeys(o.target for o in pointers.outside))
         console.print(Text(f"Links out of the memory dir into this repository ({len(pointers.outside)}, "

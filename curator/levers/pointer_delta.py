@@ -25,15 +25,24 @@ def aim(file: str, target: str) -> str:
 
 
 def added_problems(before: PointerReport, after: PointerReport) -> list[str]:
-    """Orphans, dangling links and escapes ``after`` has that ``before`` did not (dangling links
-    and escapes by what they aim at)."""
+    """Orphans, dangling links, escapes and respelled wikilinks ``after`` has that ``before`` did
+    not (dangling links and escapes by what they aim at; a wikilink means the same from any file)."""
     orphans = sorted(set(after.orphans) - set(before.orphans))
     old = Counter(aim(d.file, d.target) for d in before.dangling)
     new = Counter(aim(d.file, d.target) for d in after.dangling)
     old_escapes = Counter(aim(e.file, e.target) for e in before.escapes)
     new_escapes = Counter(aim(e.file, e.target) for e in after.escapes)
     return ([f"orphaned {name}" for name in orphans] + [f"dangling {aim}" for aim in sorted((new - old).elements())]
-            + [f"escaping {aim}" for aim in sorted((new_escapes - old_escapes).elements())])
+            + [f"escaping {aim}" for aim in sorted((new_escapes - old_escapes).elements())]
+            + _added_probable(before, after))
+
+
+def _added_probable(before: PointerReport, after: PointerReport) -> list[str]:
+    """Wikilinks that only probably name their file after the change and did not before (a link that
+    resolved, or named nothing, now rests on a respelling): the change would make a question."""
+    old = Counter((p.target, p.meant) for p in before.probable)
+    new = Counter((p.target, p.meant) for p in after.probable)
+    return [f"respelled {target} (only probably {meant})" for target, meant in sorted((new - old).elements())]
 
 
 def pointer_warnings(memory_dir: str | Path, index: HotIndex, files: dict[str, bytes]) -> list[str]:
@@ -49,4 +58,5 @@ def pointer_warnings(memory_dir: str | Path, index: HotIndex, files: dict[str, b
             old[aim(d.file, d.target)] -= 1
         else:
             dangling.add(f"{d.file}: {d.target}")
-    return [f"orphaned detail file {name}" for name in orphans] + [f"dangling pointer {d}" for d in sorted(dangling)]
+    return ([f"orphaned detail file {name}" for name in orphans] + [f"dangling pointer {d}" for d in sorted(dangling)]
+            + _added_probable(before, after))

@@ -17,7 +17,7 @@ from curator.pointers.anchors import Anchors, _anchors, _check_anchor
 from curator.pointers.documents import Document, _from_content, _from_disk, document_from_index
 from curator.pointers.matching import Choices
 from curator.pointers.orphans import BOOT_NAMES, ROOT_NAMES, BareNames, _reach, is_memory
-from curator.pointers.reports import Dangling, Escape, Outside, PointerReport, Unreadable, Unwritten
+from curator.pointers.reports import Dangling, Escape, Outside, PointerReport, Probable, Unreadable, Unwritten
 from curator.pointers.targets import in_repo, is_markdown, repo_root, resolve, scan
 from curator.pointers.wikilinks import WikiNames, wiki_index, wiki_spelling
 
@@ -69,7 +69,8 @@ def check_pointers(
     file_choices = Choices(sorted(existing_files))
     wiki_names = report.wiki_names = wiki_index(docs, existing_files)
     wiki = report.wiki = WikiNames(wiki_names, wiki_spelling(docs, wiki_names),
-                                   {name: doc.front_matter.name for name, doc in docs.items() if doc.front_matter.name})
+                                   {name: doc.front_matter.name for name, doc in docs.items() if doc.front_matter.name},
+                                   {name: doc.front_matter.type for name, doc in docs.items() if doc.front_matter.type})
     under: dict[str, list[str]] = {}  # a linked directory -> the files under it, found once
     anchors: dict[str, Anchors] = {}  # per target file, built on its first anchor
     repo: list[str | None] = []  # found on the first link that leaves the dir
@@ -124,7 +125,7 @@ def check_pointers(
                 edges[name].add(target)
                 _check_anchor(report, name, link, target, docs, link.shown.split("#", 1)[0], anchors)
 
-    bare = BareNames(docs)
+    bare = BareNames(docs, Path(real_root).parts)
     named: dict[str, set[str]] = {}
     for name, doc in docs.items():
         targets = {bare.target(name, word) for word in doc.bare} - {None, name}
@@ -147,17 +148,16 @@ def _check_wikilink(report: PointerReport, source: str, link: Link, wiki: WikiNa
     wanted = link.wiki_name
     target = wiki.resolve(wanted) if wanted else source  # [[#Heading]]: this file
     if target is None:
-        fix = wiki.typo(wanted)
-        if fix is None:
+        meant = wiki.probable(wanted)
+        if meant is None:
             report.unwritten.append(Unwritten(source, link.line, link.target))
             return
-        # A probable typo still reaches the file it meant: that file is not an orphan.
-        meant = wiki.resolve(fix)
-        if meant in docs:
-            edges[source].add(meant)
+        # Probably that file: it is reached (no orphan), and the bearer is asked, not told it is broken.
+        if meant.file in docs:
+            edges[source].add(meant.file)
         heading = f"#{link.anchor}" if link.anchor else ""
-        report.dangling.append(Dangling(source, link.line, f"[[{link.target}]]", "probable typo in wikilink",
-                                        f"[[{fix}{heading}]]"))
+        report.probable.append(Probable(source, link.line, f"[[{link.target}]]", meant.file,
+                                        f"[[{meant.spelling}{heading}]]", meant.why))
         return
     if target in docs:
         edges[source].add(target)

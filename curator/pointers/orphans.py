@@ -57,10 +57,13 @@ def is_memory(name: str) -> bool:
 class BareNames:
     """Which memory file a bare word names, if any: ``dir/x.md`` relative to the file that says it or
     to the memory dir, a path that ends in a memory's path (``.claude/memory/x.md``), a base name or
-    stem that only one memory has."""
+    stem that only one memory has. A name is whole: ``sre-ops-checks.md`` does not name
+    ``ops-checks.md``, nor does ``~/.claude/agents/ops-checks.md`` unless the memory dir is that
+    folder (``home``: the memory dir's path by parts)."""
 
-    def __init__(self, docs: Iterable[str]) -> None:
+    def __init__(self, docs: Iterable[str], home: Iterable[str] = ()) -> None:
         self.docs = set(docs)
+        self.home = tuple(home)  # the memory dir's own path, by parts: where a written folder may lead
         self.base: dict[str, list[str]] = {}
         self.stem: dict[str, list[str]] = {}
         for name in self.docs:
@@ -86,8 +89,15 @@ class BareNames:
             tail = "/".join(parts[-depth:])
             if tail in self.docs:
                 return tail
+        if len(parts) > 1 and not self._leads_home(parts[:-1]):
+            return None  # a folder that is not the memory dir's: another file of the same name
         hits = self.base.get(parts[-1], ()) if parts else ()
         return hits[0] if len(hits) == 1 else None
+
+    def _leads_home(self, folders: list[str]) -> bool:
+        """``folders`` (``.claude/memory``) end the memory dir's own path, so they lead into it."""
+        folders = [part for part in folders if part != "~"]
+        return not folders or tuple(folders) == self.home[len(self.home) - len(folders):]
 
 
 def _reach(roots: Iterable[str], *edge_maps: Mapping[str, set[str]]) -> set[str]:

@@ -15,7 +15,7 @@ class Dangling:
     file: str
     line: int
     target: str
-    reason: str  # "no such file" | "no such heading" | "probable typo in wikilink"
+    reason: str  # "no such file" | "no such heading"
     suggestion: str | None = None
 
 
@@ -26,6 +26,24 @@ class Unwritten:
     file: str
     line: int
     target: str
+
+
+@dataclass(frozen=True)
+class Probable:
+    """A ``[[wikilink]]`` that names no memory as written but probably means one (respelled: ``-``
+    for ``_``, a type word left out, punctuation): a question for the bearer, not a problem. The
+    link still reaches ``meant`` (it is no orphan); ``spelling`` is the link that would resolve."""
+
+    file: str
+    line: int
+    target: str  # the link as written, ``[[name#heading]]``
+    meant: str  # the memory file, relative to the memory dir
+    spelling: str
+    why: str
+
+    @property
+    def question(self) -> str:
+        return f"{self.target} probably means {self.meant} ({self.why}): write {self.spelling}?"
 
 
 @dataclass(frozen=True)
@@ -61,6 +79,7 @@ class PointerReport:
     escapes: list[Escape] = field(default_factory=list)
     unreadable: list[Unreadable] = field(default_factory=list)
     unwritten: list[Unwritten] = field(default_factory=list)  # not counted as problems
+    probable: list[Probable] = field(default_factory=list)  # questions, not counted as problems
     outside: list[Outside] = field(default_factory=list)  # not counted as problems
     named_only: list[str] = field(default_factory=list)  # reached by a bare name only; not a problem
     unlinked_archive: str | None = None  # ARCHIVE.md when it exists and nothing reachable links it

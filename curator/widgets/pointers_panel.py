@@ -1,4 +1,4 @@
-"""The Pointers panel: dangling links, orphaned detail files, links escaping the memory dir."""
+"""The Pointers panel: dangling links, respelled wikilinks (a question), orphaned detail files, links escaping the memory dir."""
 
 from __future__ import annotations
 
@@ -25,6 +25,10 @@ class PointersTable(PanelTable):
             rows.append((verbatim("DANGLING", "bold $error"), verbatim(f"{d.file}:{d.line}"),
                          verbatim(d.target), verbatim(hint)))
             places.append(EditorTarget(d.line, d.target) if d.file == INDEX_NAME else None)
+        for p in report.probable:  # a question, not a problem: the bearer decides whether to respell
+            rows.append((verbatim("PROBABLE?", "bold $warning"), verbatim(f"{p.file}:{p.line}"), verbatim(p.target),
+                         verbatim(f"probably means {p.meant} ({p.why}): write {p.spelling}?")))
+            places.append(EditorTarget(p.line, p.target) if p.file == INDEX_NAME else None)
         for name in report.orphans:
             rows.append((verbatim("ORPHAN", "bold $warning"), verbatim(name), verbatim("—"),
                          verbatim("nothing links here: a deleted memory unless re-linked")))

@@ -285,14 +285,15 @@ def test_wikilinks_resolve_by_front_matter_name_and_stem(tmp_path: Path) -> None
     # "(a gloss, not a link)" after a wikilink is text: no link to a file named "a gloss…".
     assert all(link.kind != "file" for link in report.links_by_file["MEMORY.md"])
     assert [(u.line, u.target) for u in report.unwritten] == [(4, "later-memory")]
-    typos = [(d.line, d.target, d.reason, d.suggestion) for d in report.dangling]
-    assert typos == [
-        (4, "[[exam-stem-no-daum]]", "probable typo in wikilink", "[[feedback_exam-stem-no-daum]]"),
-        (5, "[[proxmox-cluster]]", "probable typo in wikilink", "[[proxmox_cluster]]"),
+    # Respelled links are questions (the file they probably mean, the spelling that resolves), not dangling.
+    assert report.dangling == []
+    assert [(p.line, p.target, p.meant, p.spelling) for p in report.probable] == [
+        (4, "[[exam-stem-no-daum]]", "feedback_exam-stem-no-daum.md", "[[feedback_exam-stem-no-daum]]"),
+        (5, "[[proxmox-cluster]]", "proxmox_cluster.md", "[[proxmox_cluster]]"),
     ]
-    # Wikilinks reach files: only the file nothing names is an orphan; unwritten is not a problem.
+    # Wikilinks reach files: only the file nothing names is an orphan; unwritten and probable are not problems.
     assert report.orphans == ["orphan.md"]
-    assert report.problem_count == 3
+    assert report.problem_count == 1
     # What a detail file declares, for the panels.
     assert report.detail("feedback_no_tls.md").type == "feedback"
     assert report.detail("feedback_no_tls.md").description == "never turn off TLS checks"
@@ -329,9 +330,10 @@ def test_corpus_wikilinks(tmp_path: Path) -> None:
     assert sum(link.kind == "wiki" for links in clash.links_by_file.values() for link in links) == 8
     assert clash.unwritten == [] and clash.problem_count == 0
     bonds = check_pointers(CORPUS / "chriswinn__commons-bonds/tools/memory")
-    typos = {(d.target, d.suggestion) for d in bonds.dangling if d.reason == "probable typo in wikilink"}
-    assert ("[[feedback-author-redline-final-stage]]", "[[author-redline-final-stage]]") in typos  # by name:
-    assert ("[[feedback-em-dash-overuse]]", "[[feedback_em_dash_overuse]]") in typos  # by stem
+    asked = {(p.target, p.spelling) for p in bonds.probable}
+    assert ("[[feedback-author-redline-final-stage]]", "[[author-redline-final-stage]]") in asked  # by name:
+    assert ("[[feedback-em-dash-overuse]]", "[[feedback_em_dash_overuse]]") in asked  # by stem
+    assert not any(d.target.startswith("[[") for d in bonds.dangling)
     assert bonds.detail("feedback_author_redline_final_stage.md").name == "author-redline-final-stage"
 
 

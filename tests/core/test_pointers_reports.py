@@ -15,7 +15,7 @@ from tests.support.files import write
 
 
 def test_a_file_named_bare_is_not_an_orphan(tmp_path: Path) -> None:
-    write(tmp_path, {
+    memory = write(tmp_path / ".claude" / "memory", {
         "MEMORY.md": (
             "# Index\n"
             "- Bridge before patching (feedback_bridge_first); see the review notes\n"
@@ -31,7 +31,7 @@ def test_a_file_named_bare_is_not_an_orphan(tmp_path: Path) -> None:
         "notes/deploy.md": "# Deploy\n",
         "ARCHIVE.md": "# Archive\n",
     })
-    report = check_pointers(tmp_path)
+    report = check_pointers(memory)
     assert report.orphans == []
     assert report.named_only == ["codex-config.md", "feedback_bridge_first.md", "notes/deploy.md",
                                  "project.md", "project_plan.md"]
@@ -117,10 +117,10 @@ def test_a_link_that_leaves_and_comes_back_is_inside(tmp_path: Path) -> None:
     assert (report.escapes, report.orphans, report.dangling) == ([], [], [])
 
 
-# -- wikilink typos: punctuation, spacing, full-width forms -----------------------------------------
+# -- respelled wikilinks: punctuation, spacing, full-width forms -----------------------------------
 
 
-def test_a_wikilink_that_differs_by_punctuation_or_width_is_a_typo_with_its_fix(tmp_path: Path) -> None:
+def test_a_wikilink_that_differs_by_punctuation_or_width_is_a_question_with_its_fix(tmp_path: Path) -> None:
     write(tmp_path, {
         "MEMORY.md": ("- [[A，B]] full-width comma\n- [[設計，方針]] CJK\n- [[ＡＰＩ Keys]] full-width letters\n"
                       "- [[Release: checklist!]] punctuation\n- [[something-else]] really unwritten\n"),
@@ -130,22 +130,23 @@ def test_a_wikilink_that_differs_by_punctuation_or_width_is_a_typo_with_its_fix(
         "release_checklist.md": "---\nname: release-checklist\n---\n# Release\n",
     })
     report = check_pointers(tmp_path)
-    fixes = [(d.line, d.target, d.reason, d.suggestion) for d in report.dangling]
+    fixes = [(p.line, p.target, p.meant, p.spelling) for p in report.probable]
     assert fixes == [
-        (1, "[[A，B]]", "probable typo in wikilink", "[[A — B]]"),
-        (2, "[[設計，方針]]", "probable typo in wikilink", "[[設計 — 方針]]"),
-        (3, "[[ＡＰＩ Keys]]", "probable typo in wikilink", "[[api_keys]]"),
-        (4, "[[Release: checklist!]]", "probable typo in wikilink", "[[release-checklist]]"),
+        (1, "[[A，B]]", "a-b.md", "[[A — B]]"),
+        (2, "[[設計，方針]]", "design.md", "[[設計 — 方針]]"),
+        (3, "[[ＡＰＩ Keys]]", "api_keys.md", "[[api_keys]]"),
+        (4, "[[Release: checklist!]]", "release_checklist.md", "[[release-checklist]]"),
     ]
+    assert report.dangling == [] and report.problem_count == 0
     assert [u.target for u in report.unwritten] == ["something-else"]
-    assert report.orphans == []  # each typo still reaches the file it meant
+    assert report.orphans == []  # each probable link still reaches the file it means
 
 
 def test_a_punctuation_match_that_fits_two_files_is_no_fix(tmp_path: Path) -> None:
     write(tmp_path, {"MEMORY.md": "- [[A，B]]\n", "one.md": "---\nname: A — B\n---\n",
                      "two.md": "---\nname: A / B\n---\n"})
     report = check_pointers(tmp_path)
-    assert report.dangling == [] and [u.target for u in report.unwritten] == ["A，B"]
+    assert report.dangling == report.probable == [] and [u.target for u in report.unwritten] == ["A，B"]
 
 
 # -- a heading anchor that is the first words of one heading ----------------------------------------
