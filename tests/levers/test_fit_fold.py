@@ -1,5 +1,5 @@
-"""Fit reaches the target by folding facets, asks before archiving what only looks finished, is not
-stopped by dangling links already there, and trims CJK entries."""
+"""Fit reaches the target by folding facets, asks (never archives) about what only looks finished, is
+not stopped by dangling links already there, and asks (never splits) about CJK entries' lessons."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_fit_reaches_the_target_on_a_flat_index_by_folding_link_prefixes(tmp_pat
     raw = store.read("MEMORY.md")
     target = len(raw) // 2
     plan = plan_fit(memory, parse_index(raw), target=target, today=DAY)
-    assert plan.reached and plan.counts["fold"] >= 1 and not plan.counts["archive"]
+    assert plan.reached and plan.counts["fold"] >= 1 and {s.kind for s in plan.steps} == {"fold"}
     assert plan.problems_after <= plan.problems_before == 0
     new_index = plan.change.files["MEMORY.md"].decode()
     fold_lines = [line for line in new_index.splitlines() if "](folded-" in line]
@@ -60,49 +60,61 @@ def test_fit_reaches_the_target_on_a_flat_index_by_folding_link_prefixes(tmp_pat
     assert _all(memory) == before
 
 
-def test_finished_entries_the_target_does_not_need_become_a_question(tmp_path, capsys):
+def test_finished_entries_become_a_question_never_an_archive_step(tmp_path, capsys):
     done = [f"- Migrated service {n} to the new queue — done" for n in range(8)]
-    rules = [f"- Rule {n}: {PAD}." for n in range(20)]
+    notes = [f"- Note {n}: {PAD}." for n in range(20)]
     index = ("# Index\n\nWhat left the index: [ARCHIVE.md](ARCHIVE.md).\n\n## Lane anchors\n" + "\n".join(done)
-             + "\n\n## Hard rules\n" + "\n".join(rules) + "\n")
+             + "\n\n## Craft notes\n" + "\n".join(notes) + "\n")
     memory, store = _seat(tmp_path, index, {})
     raw = store.read("MEMORY.md")
-    plan = plan_fit(memory, parse_index(raw), target=len(raw) - 60, today=DAY)
-    (archived,) = [s for s in plan.steps if s.kind == "archive"]
-    assert len(archived.entry_ids) == 2 and plan.reached
+    plan = plan_fit(memory, parse_index(raw), target=len(raw) - 1500, today=DAY)
+    assert [s.kind for s in plan.steps] == ["fold"] and plan.reached  # the notes fold; nothing archived
+    assert plan.change is not None and "ARCHIVE.md" not in plan.change.files
     (question,) = plan.questions
-    assert question.question == "archive these 6 entries that look finished?"
-    assert set(question.evidence) == {"done"} and len(question.lines) == 6
-    assert main(["fit", str(memory), "--target", str(len(raw) - 60), "--json",
+    assert question.question.startswith("archive these 8 entries that look finished?")
+    assert set(question.evidence) == {"done"} and len(question.lines) == 8
+    assert set(question.where) == {"a clause opens with it"}
+    assert question.texts[0] == "- Migrated service 0 to the new queue — done"
+    assert main(["fit", str(memory), "--target", str(len(raw) - 1500), "--json",
                  "--state-dir", str(tmp_path / "state")]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["questions"][0]["question"] == question.question
-    assert data["questions"][0]["evidence"][0] == {"line": question.lines[0], "mark": "done"}
+    assert data["questions"][0]["question"] == question.question and data["questions"][0]["kind"] == "archive"
+    assert data["questions"][0]["evidence"][0] == {"line": question.lines[0], "mark": "done",
+                                                   "where": "a clause opens with it", "text": question.texts[0]}
+    assert main(["fit", str(memory), "--target", str(len(raw) - 1500), "--state-dir", str(tmp_path / "state")]) == 0
+    out = capsys.readouterr().out
+    assert f"line {question.lines[0]}: done (a clause opens with it) in «- Migrated service 0" in out
 
 
 def test_dangling_links_already_there_do_not_stop_steps(tmp_path):
-    rules = [f"- [Rule {n}](gone-{n}.md) — {PAD}." for n in range(2)]  # their files were deleted long ago
-    rules += [f"- Rule {n}: {PAD}." for n in range(2, 30)]
+    notes = [f"- [Note {n}](gone-{n}.md) — {PAD}." for n in range(2)]  # their files were deleted long ago
+    notes += [f"- Note {n}: {PAD}." for n in range(2, 30)]
     done = ["- [Old exporter](gone-x.md) — superseded by the v2 exporter"]
-    index = ("# Index\n\nWhat left the index: [ARCHIVE.md](ARCHIVE.md).\n\n## Hard rules\n" + "\n".join(rules)
+    index = ("# Index\n\nWhat left the index: [ARCHIVE.md](ARCHIVE.md).\n\n## Craft notes\n" + "\n".join(notes)
              + "\n\n## Lane anchors\n" + "\n".join(done) + "\n")
     memory, store = _seat(tmp_path, index, {})
     raw = store.read("MEMORY.md")
     plan = plan_fit(memory, parse_index(raw), target=len(raw) - 1500, today=DAY)
-    # Three links to deleted files, and the link to an ARCHIVE.md not written yet (the archive writes it).
-    assert plan.problems_before == 4 and plan.problems_after == 3
-    assert {s.kind for s in plan.steps} == {"archive", "fold"} and plan.reached
+    # Three links to deleted files, and the link to an ARCHIVE.md not written yet: the fold moves two of
+    # them verbatim (still dangling, none added), and nothing is archived.
+    assert plan.problems_before == 4 and plan.problems_after == 4
+    assert {s.kind for s in plan.steps} == {"fold"} and plan.reached
+    assert [q.evidence for q in plan.questions] == [("superseded",)]
 
 
-def test_a_chinese_index_gets_trims(tmp_path):
+def test_a_chinese_index_gets_split_questions_never_split_steps(tmp_path):
     story = "原因是缓存没有清理，排查花了三个小时，最后在日志里找到了线索，" * 3
     entries = [f"- [部署{n}](deploy-{n}.md) 第{n}次部署失败了。{story}后来改了流程。" for n in range(12)]
     files = {f"deploy-{n}.md": f"# 部署{n}\n\n细节。\n" for n in range(12)}
-    index = "# 记忆索引\n\n## 经验\n" + "\n".join(entries) + "\n"
+    notes = [f"- 笔记{n}：发布前先看一眼仪表盘，确认队列是空的，再动手。{n}" for n in range(28)]
+    index = "# 记忆索引\n\n## 经验\n" + "\n".join(entries) + "\n\n## 笔记\n" + "\n".join(notes) + "\n"
     memory, store = _seat(tmp_path, index, files)
     raw = store.read("MEMORY.md")
     plan = plan_fit(memory, parse_index(raw), target=len(raw) - 2000, today=DAY)
-    assert plan.counts["trim"] >= 3 and plan.reached
-    new_index = plan.change.files["MEMORY.md"].decode()
-    assert "- [部署0](deploy-0.md) 第0次部署失败了。" in new_index
+    assert plan.counts["trim"] == 0 and plan.reached  # which clause is the lesson is the bearer's call
+    assert [s.kind for s in plan.steps] == ["fold"] and "笔记" in plan.steps[0].reason
+    assert not any(name.startswith("deploy-") for name in plan.change.files)  # no story moved on its own
+    (split,) = [q for q in plan.questions if q.kind == "split"]
+    assert len(split.lines) >= 3
+    assert split.evidence[0].startswith("keeps «[部署0](deploy-0.md) 第0次部署失败了。") and "into deploy-0.md" in split.evidence[0]
     assert unkept_clauses(raw, dict(plan.change.files)) == []
