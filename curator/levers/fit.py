@@ -293,6 +293,28 @@ def _fold_option(index: HotIndex, facet: fold.Facet) -> _FoldOption | None:
     return _FoldOption(facet, tuple(e.id for e in rest), rules)
 
 
+def fold_order(options: list[_FoldOption], saving: Mapping[fold.Facet, int], need: int) -> list[_FoldOption]:
+    """The options in the order to try them, the best first: the smallest facet that alone saves
+    ``need`` bytes, unless facets that each save less reach it together moving fewer bytes (the
+    largest of them first, and the next round goes on); then the rest, the largest first."""
+    by_size = sorted(options, key=lambda o: (-saving[o.facet], o.facet.name))
+    reaching = [o for o in by_size if saving[o.facet] >= need]
+    smallest = reaching[-1] if reaching else None
+    together, fill = 0, []
+    used: set[str] = set()
+    for option in by_size:  # the largest first, never two that share an entry
+        if saving[option.facet] >= need or used & set(option.ids):
+            continue
+        fill.append(option)
+        used |= set(option.ids)
+        together += saving[option.facet]
+        if together >= need:
+            break
+    fills = together >= need and (smallest is None or together < saving[smallest.facet])
+    first = fill[0] if fills else smallest
+    return ([first] if first else []) + [o for o in by_size if o is not first]
+
+
 def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, skip: Iterable[int] = (),
              today: date | None = None) -> FitPlan:
     """The fit plan for the seat at ``memory_dir`` whose MEMORY.md is ``index``.
@@ -409,8 +431,7 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
             else:
                 state.take(Change("fit merges", files, base={INDEX_NAME: digest(index.raw)}), merged)
 
-    # 3. Folds: each round the facet whose size is nearest to what must still go (a facet that alone
-    # reaches the target is not passed over for a bigger one, nor a whole history folded for a little).
+    # 3. Folds: as little moved as reaches the target (``fold_order``): never a whole history for a little.
     stepped: set[tuple[str, str]] = set()
     for _round in range(MAX_FOLDS):
         if projected <= target:
@@ -429,7 +450,7 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
             options.append(option)
         chosen_fold: tuple[_FoldOption, Change] | None = None
         saving = {o.facet: o.saving(memory_dir, current, state.files) for o in options}
-        for option in sorted(options, key=lambda o: (abs(saving[o.facet] - need), saving[o.facet], o.facet.name)):
+        for option in fold_order(options, saving, need):
             facet = option.facet
             stepped.add((facet.kind, facet.name))
             try:

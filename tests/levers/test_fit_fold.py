@@ -7,9 +7,14 @@ import json
 from datetime import date
 from pathlib import Path
 
+import pytest
+
 from curator.cli import main
 from curator.index_model import parse_index
-from curator.levers.fit import plan_fit, unkept_clauses
+from curator.levers.finished import finished_evidence
+from curator.levers.fit import plan_fit, unkept_clauses, well_formed
+from curator.levers.fold import facets as fold_facets
+from curator.levers.standing import standing_rule
 from curator.pointers import check_pointers
 from curator.store import SeatStore
 
@@ -118,3 +123,96 @@ def test_a_chinese_index_gets_split_questions_never_split_steps(tmp_path):
     assert len(split.lines) >= 3
     assert split.evidence[0].startswith("keeps «[部署0](deploy-0.md) 第0次部署失败了。") and "into deploy-0.md" in split.evidence[0]
     assert unkept_clauses(raw, dict(plan.change.files)) == []
+
+
+def _history_index() -> str:
+    """A working history (one big section, three dated sub-sections of different sizes) and a few notes."""
+    parts = ["# Index", "", "## Notes", *(f"- Note {n}: {PAD}." for n in range(3)), "", "## Work history"]
+    for day, count in (("2026-05-08", 30), ("2026-05-09", 12), ("2026-05-10", 8)):
+        parts += ["", f"### {day}", *(f"- {day} item {n}: {PAD}." for n in range(count))]
+    return "\n".join(parts) + "\n"
+
+
+def test_fit_folds_as_little_as_reaches_the_target_not_a_whole_history(tmp_path):
+    memory, store = _seat(tmp_path, _history_index(), {})
+    raw = store.read("MEMORY.md")
+    index = parse_index(raw)
+    (mid,) = [f for f in fold_facets(index) if f.name == "2026-05-09"]
+    plan = plan_fit(memory, index, target=len(raw) - mid.nbytes, today=DAY)
+    # No day alone but the 30-entry one reaches the target; the 12- and the 8-entry days together do,
+    # moving half as much: those two fold, the largest first, and fit stops once under.
+    assert [s.reason.split(":")[0] for s in plan.steps] == ["section '2026-05-09'", "section '2026-05-10'"]
+    assert plan.reached and plan.before - plan.after < 2 * mid.nbytes
+    assert "2026-05-08 item 0" in plan.change.files["MEMORY.md"].decode()
+    # When one facet alone reaches with less than any set of smaller ones, it alone folds.
+    (small,) = [f for f in fold_facets(index) if f.name == "2026-05-10"]
+    one = plan_fit(memory, index, target=len(raw) - small.nbytes // 2, today=DAY)
+    assert [s.reason.split(":")[0] for s in one.steps] == ["section '2026-05-10'"] and one.reached
+    assert unkept_clauses(raw, dict(plan.change.files)) == []
+
+
+def test_fit_never_folds_away_an_entry_that_states_a_standing_rule(tmp_path):
+    refs = [f"- [link](ref_{n}.md) — reference {n}: {PAD}." for n in range(6)]
+    refs.insert(3, "- [link](ref_deploy.md) — [Deploy] staging is the ONLY deploy target; NEVER `deploy:prod`.")
+    files = {f"ref_{n}.md": f"# Ref {n}\n" for n in range(6)} | {"ref_deploy.md": "# Deploy\n"}
+    index = "# Index\n\n## References\n" + "\n".join(refs) + "\n\n## Hard rules\n" + "\n".join(
+        f"- Rule {n}: {PAD}." for n in range(12)) + "\n"
+    memory, store = _seat(tmp_path, index, files)
+    raw = store.read("MEMORY.md")
+    plan = plan_fit(memory, parse_index(raw), target=len(raw) - 400, today=DAY)
+    (step,) = plan.steps
+    assert step.kind == "fold" and len(step.entry_ids) == 6 and plan.reached
+    assert "standing rules stay in the index (line 7: NEVER)" in step.reason
+    new_index = plan.change.files["MEMORY.md"].decode()
+    assert "NEVER `deploy:prod`" in new_index  # the rule stays hot, where it stood
+    assert "- Rule 0:" in new_index  # a section headed as rules never folds under fit
+    (folded,) = [line for line in new_index.splitlines() if "](folded-references" in line]
+    assert "link; link" not in folded and "reference 0" in folded  # the hooks name the entries
+    assert unkept_clauses(raw, dict(plan.change.files)) == []
+    store.apply(plan.change)
+    assert not check_pointers(memory).orphans
+
+
+@pytest.mark.parametrize(("text", "word"), [
+    ("- staging is the ONLY target; NEVER `deploy:prod`", "NEVER"),
+    ("- ALWAYS run the linter first", "ALWAYS"),
+    ("- You MUST NOT push on Fridays", "MUST NOT"),
+    ("- DO NOT port-kill :4321", "DO NOT"),
+    ("- 운영 서버에 직접 배포 금지", "금지"),
+    ("- 절대 main에 직접 푸시하지 말 것", "절대"),
+    ("- 上线前必须跑全部测试", "必须"),
+    ("- 本番への直接デプロイは禁止", "禁止"),
+    ("- НИКОГДА не трогать прод", "НИКОГДА"),
+    ("- never mind the cache, it warms itself", ""),  # lower case prose is no rule mark
+    ("- the Mustang build, Neverland tests", ""),  # inside a word
+])
+def test_standing_rule_words_by_language(text, word):
+    assert standing_rule(text) == word
+
+
+def test_a_rules_heading_makes_its_entries_standing_rules():
+    assert standing_rule("- keep the lane green", "Hard rules (they bit)") == "under 'Hard rules (they bit)'"
+    assert standing_rule("- keep the lane green", "규칙") == "under '규칙'"
+    assert standing_rule("- keep the lane green", "Rulers and scales") == ""
+
+
+@pytest.mark.parametrize(("old", "new", "ok"), [
+    ("- a  b in order to c", "- a b to c", True),
+    ("- [x](x.md) — head → lesson", "→ lesson", False),  # the marker and the head are gone
+    ("- head, then the rest", "- , then the rest", False),  # starts with a piece of a sentence
+    ("- one\n  two", "- one two", False),  # a line lost
+])
+def test_a_rewritten_entry_must_keep_its_shape(old, new, ok):
+    assert well_formed(old, new) == ok
+
+
+@pytest.mark.parametrize(("text", "heading", "evidence"), [
+    ("- [⛔ RESOLVED / benign](topic.md) — fixed at source", "", ("fixed", "a clause opens with it")),
+    ("- Estate storm = CircleCI outage, #279 DONE; a rerun fakes recovery", "", ("DONE", "in capitals")),
+    ("- Migrated the queue — done", "", ("done", "a clause opens with it")),
+    ("- [x] shipped the export", "", ("[x]", "a ticked box opens it")),
+    ("- the export", "Done", ("under 'Done'", "the section's heading")),
+    ("- never mark a ticket done without tests", "", ("", "")),
+])
+def test_finished_evidence_says_the_word_and_where_it_stands(text, heading, evidence):
+    assert finished_evidence(text, heading) == evidence
