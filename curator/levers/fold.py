@@ -5,8 +5,8 @@ common prefix of the files they link (``project_wee-*``), or a ``#tag``. Folding
 of those entries into a new file ``folded-<facet>.md`` beside MEMORY.md, and puts in their place one
 line that links that file and names the facet and what it holds: its title, how many entries, and
 the entries' own titles while they fit (``- [Craft hooks](folded-craft-hooks.md) — 23 entries: A;
-B; …; +20 more``); where the link texts name nothing (``[link]``, ``[here]``, or all alike), each
-entry's hook, the words after its link, stands for it. The map gets coarser; the atlas keeps every word.
+B; …; +20 more``); where a link text names nothing (``[link]``, ``[here]``) or two entries share a
+title, each such entry's hook, the words after its link or first clause, stands for it. The map gets coarser; the atlas keeps every word.
 
 Relative links in the moved text are rewritten for their new file (``curator.levers.relink``), so
 each still reaches what it reached; the files they link stay reachable through the fold file. A fold
@@ -97,22 +97,30 @@ def entry_title(entry: Entry) -> str:
 
 
 def entry_hook(entry: Entry) -> str:
-    """The words after the entry's leading link (its first clause): what a bare ``[link]`` points at."""
+    """The words after what ``entry_title`` takes (the leading link, bold or first clause), their
+    first clause: what a bare ``[link]`` points at, or what tells ``web_hmi: A`` from ``web_hmi: B``."""
     body = _first_line_body(entry)
     lead = _LEAD.match(body)
-    rest = body[lead.end():] if lead else body
+    if lead:
+        rest = body[lead.end():]
+    else:
+        parts = _FIRST_CLAUSE.split(body, maxsplit=1)
+        rest = parts[1] if len(parts) > 1 else ""
     rest = re.sub(r"^[\s—–:|-]+", "", rest)
     return _shortened(_FIRST_CLAUSE.split(rest, maxsplit=1)[0] if rest else "")
 
 
 def entry_titles(entries: list[Entry]) -> list[str]:
-    """The entries' titles for a fold line: ``entry_title``, but when the link texts are generic
-    (``[link]``, ``[here]``) or all alike, each entry's hook instead (a summary 'link; link' says nothing)."""
+    """The entries' titles for a fold line: ``entry_title``, but each entry's hook instead where its
+    link text is generic (``[link]``, ``[here]``) or its title is another's too (a summary 'link; link'
+    or 'web_hmi; web_hmi' says nothing)."""
     titles = [entry_title(e) for e in entries]
-    alike = len(entries) >= 2 and len({t.casefold() for t in titles}) == 1
+    seen: dict[str, int] = {}
+    for title in titles:
+        seen[title.casefold()] = seen.get(title.casefold(), 0) + 1
     out = []
     for entry, title in zip(entries, titles):
-        if alike or title.casefold() in GENERIC_LINK_TEXTS:
+        if seen[title.casefold()] > 1 or title.casefold() in GENERIC_LINK_TEXTS:
             title = entry_hook(entry) or title
         out.append(title)
     return out

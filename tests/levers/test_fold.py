@@ -143,6 +143,12 @@ def test_the_fold_line_names_entries_by_their_hook_when_link_texts_say_nothing(l
                     "[Deploy] staging is the only target")
 
 
+def test_the_fold_line_tells_apart_entries_that_share_a_title():
+    text = "## Log\n- `web_hmi`: ROS state from any topic\n- `web_hmi`: rename to IONIQ EV\n- `hmi_state.py`: gear map\n"
+    line = fold_line("Log", "folded-log.md", list(parse_index(text.encode()).entries))
+    assert line == "[Log](folded-log.md) — 3 entries: ROS state from any topic; rename to IONIQ EV; hmi_state.py"
+
+
 def test_the_fold_line_keeps_link_titles_that_name_their_entries():
     text = "## S\n- [Deploy](d.md) — ship clean.\n- [link](l.md) — the one generic link here.\n- [Tests](t.md) — run all.\n"
     line = fold_line("S", "folded-s.md", list(parse_index(text.encode()).entries))
