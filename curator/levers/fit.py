@@ -527,6 +527,18 @@ def _plain(text: str) -> str:
     return " ".join(_DESTINATION.sub("]()", text).split())
 
 
+def broken_lines(before: bytes, after: bytes) -> list[str]:
+    """MEMORY.md lines of ``after`` that ``before`` did not have and that start with a piece of a
+    sentence (an arrow, a closing bracket, punctuation) after their list marker. Empty: none."""
+    old = set(before.removeprefix(BOM).decode("utf-8", "replace").splitlines())
+    out = []
+    for line in after.removeprefix(BOM).decode("utf-8", "replace").splitlines():
+        marker = LIST_MARKER.match(line)
+        if line not in old and _BROKEN_START.match(line[marker.end() if marker else 0:].lstrip()):
+            out.append(line)
+    return out
+
+
 def unkept_clauses(before: bytes, files_after: dict[str, bytes | None]) -> list[str]:
     """Clauses of MEMORY.md's removed or changed lines that no live memory file holds verbatim
     (link destinations aside: moving text rebases them; a lesson mark such as `` → `` parts two

@@ -12,7 +12,7 @@ import pytest
 from curator.cli import main
 from curator.index_model import parse_index
 from curator.levers.finished import finished_evidence
-from curator.levers.fit import plan_fit, unkept_clauses, well_formed
+from curator.levers.fit import broken_lines, plan_fit, unkept_clauses, well_formed
 from curator.levers.fold import facets as fold_facets
 from curator.levers.standing import standing_rule
 from curator.pointers import check_pointers
@@ -216,3 +216,10 @@ def test_a_rewritten_entry_must_keep_its_shape(old, new, ok):
 ])
 def test_finished_evidence_says_the_word_and_where_it_stands(text, heading, evidence):
     assert finished_evidence(text, heading) == evidence
+
+
+def test_broken_lines_finds_new_lines_that_start_with_a_piece_of_a_sentence():
+    before = b"- [x](x.md) \xe2\x80\x94 head \xe2\x80\x94 story \xe2\x86\x92 lesson\n- kept\n"
+    after = "- → lesson, the head gone\n- kept\n- ) a bracket\n".encode()
+    assert broken_lines(before, after) == ["- → lesson, the head gone", "- ) a bracket"]
+    assert broken_lines(before, before) == []
