@@ -5,8 +5,9 @@ Indexes: the shared corpus (its index files over the target), ``bench/heldout/``
 repository, commit and path). Per index: bytes before/after, steps by kind, whether the identity
 lines, the weak spots and the header fit under the target at all, target reached, pointer problems
 before -> after (never more), every moved clause found verbatim in a live file that MEMORY.md
-reaches, archived entries without a finished mark in their own words (must be 0), and undo giving
-back every byte. Run: ``.venv/bin/python -m bench.fit_corpus_table [-v]`` (-v lists the steps and
+reaches, the questions left to the bearer (entries that look finished, splits: fit never archives or
+splits on its own), standing-rule entries folded out of the index (must be 0), new lines that start
+with a piece of a sentence (must be 0), and undo giving back every byte. Run: ``.venv/bin/python -m bench.fit_corpus_table [-v]`` (-v lists the steps and
 the questions left to the bearer). The same checks on the corpus are
 ``tests/levers/test_fit.py::test_fit_on_the_corpus_over_target_indexes``.
 """
@@ -20,8 +21,8 @@ from datetime import date
 from pathlib import Path
 
 from curator.index_model import parse_index
-from curator.levers.finished import finished_mark
-from curator.levers.fit import plan_fit, unkept_clauses
+from curator.levers.fit import broken_lines, plan_fit, unkept_clauses
+from curator.levers.standing import standing_rule
 from curator.meter import Limits
 from curator.pointers import check_pointers
 from curator.store import SeatStore
@@ -62,10 +63,11 @@ def measure(source: Path) -> dict:
         raw = store.read("MEMORY.md")
         index = parse_index(raw)
         plan = plan_fit(memory, index, target=TARGET, today=date(2026, 12, 1))
-        result = {"plan": plan, "kept": "n/a", "reachable": "n/a", "undone": "n/a", "unmarked": 0}
-        archived = [i for s in plan.steps if s.kind == "archive" and s.selected for i in s.entry_ids]
-        result["unmarked"] = sum(1 for i in archived
-                                 if not finished_mark(index.entry(i).text, index.entry(i).section))
+        result = {"plan": plan, "kept": "n/a", "reachable": "n/a", "undone": "n/a", "rules": 0, "broken": 0}
+        folded = {i for s in plan.steps if s.kind == "fold" and s.selected for i in s.entry_ids}
+        result["rules"] = sum(1 for e in index.entries if e.id in folded and standing_rule(e.text, e.section))
+        if plan.change is not None:
+            result["broken"] = len(broken_lines(raw, plan.change.files["MEMORY.md"] or b""))
         if plan.change is not None:
             orphans_before = set(check_pointers(memory).orphans)
             store.apply(plan.change)
@@ -85,24 +87,25 @@ def row(label: str, source: Path, verbose: bool) -> tuple[str, dict]:
     plan = result["plan"]
     counts = plan.counts
     fits = plan.protected_bytes <= plan.target
+    asked = {kind: sum(len(q.entry_ids) for q in plan.questions if q.kind == kind) for kind in ("archive", "split")}
     line = (f"| {label} | {plan.before:,} | {plan.after:,} | {counts['trim']} | {counts['merge']} | "
-            f"{counts['archive']} | {counts['fold']} | {'yes' if fits else 'no'} | {'yes' if plan.reached else 'no'} "
-            f"| {plan.problems_before} → {plan.problems_after} | {result['kept']} | {result['reachable']} "
-            f"| {result['unmarked']} | {result['undone']} |")
+            f"{counts['fold']} | {asked['archive']} | {asked['split']} | {'yes' if fits else 'no'} "
+            f"| {'yes' if plan.reached else 'no'} | {plan.problems_before} → {plan.problems_after} | {result['kept']} "
+            f"| {result['reachable']} | {result['rules']} | {result['broken']} | {result['undone']} |")
     if verbose:
         line += "".join(f"\n    {s.number} {s.kind} saves {s.bytes_saved:,} B: {s.reason}" for s in plan.steps)
         line += "".join(f"\n    question: {q.question}" for q in plan.questions)
         line += f"\n    left: {plan.left}" if plan.left else ""
     return line, {"fits": fits, "reached": plan.reached, "more_problems": plan.problems_after > plan.problems_before,
                   "ok": result["kept"] in ("yes", "n/a") and result["reachable"] in ("yes", "n/a")
-                  and result["undone"] in ("yes", "n/a") and not result["unmarked"]}
+                  and result["undone"] in ("yes", "n/a") and not result["rules"] and not result["broken"]}
 
 
 def main(argv: list[str]) -> int:
-    print("| index | bytes before | bytes after | trim | merge | archive | fold | protected lines fit "
-          "| target reached | pointer problems before → after | moved text kept | reachable "
-          "| archived without a finished mark | undo identical |")
-    print("|---|---:|---:|---:|---:|---:|---:|---|---|---|---|---|---:|---|")
+    print("| index | bytes before | bytes after | trim | merge | fold | asked: archive? | asked: split? "
+          "| protected lines fit | target reached | pointer problems before → after | moved text kept | reachable "
+          "| standing rules folded | broken lines | undo identical |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---|---:|---:|---|")
     outcomes = []
     for label, source in over_target():
         line, outcome = row(label, source, "-v" in argv)

@@ -1,8 +1,9 @@
 """`seat-curator fit DIR [--target N] [--skip N ...] [--apply]`: one plan that brings MEMORY.md under
-the target losing nothing (trims that keep the lesson, merges of true duplicates, archiving of what the
-bearer's own words mark finished, then folds of the largest facets), shown as one preview with a reason
-per step and the questions left to the bearer; ``--apply`` writes it through the seat store as ONE
-undoable change. Exit 0 when the plan reaches the target, 2 when the rest needs the bearer.
+the target losing nothing (tightens that keep every fact, merges of true duplicates, then folds of the
+facets nearest in size to what must go, standing rules kept in the index), shown as one preview with a
+reason per step and the questions left to the bearer with their evidence (entries that look finished,
+splits); ``--apply`` writes the steps through the seat store as ONE undoable change, and never answers
+a question. Exit 0 when the plan reaches the target, 2 when the rest needs the bearer.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from datetime import date
 from pathlib import Path
 
 from curator.bounds import refuse_large_file
@@ -30,8 +30,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--skip", type=int, action="append", default=[], metavar="N",
                    help="leave step N out (repeatable); the rest is planned again")
     p.add_argument("--apply", action="store_true", help="write the plan as one change (undo: seat-curator undo DIR)")
-    p.add_argument("--date", type=date.fromisoformat, default=None,
-                   help="the date archived entries are stamped with (default today)")
     p.add_argument("--state-dir", type=Path, default=None,
                    help="where the undo journal lives (default: the per-user state dir)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -47,8 +45,11 @@ def plan_json(plan: FitPlan) -> dict:
                    "lines": list(s.lines), "bytes_saved": s.bytes_saved, "reason": s.reason, "files": list(s.files)}
                   for s in plan.steps],
         "files": list(plan.change.names) if plan.change else [],
-        "questions": [{"question": q.question, "entry_ids": list(q.entry_ids), "lines": list(q.lines),
-                       "evidence": [{"line": line, "mark": mark} for line, mark in zip(q.lines, q.evidence)]}
+        "questions": [{"kind": q.kind, "question": q.question, "entry_ids": list(q.entry_ids), "lines": list(q.lines),
+                       "evidence": [{"line": line, "mark": mark,
+                                     "where": q.where[n] if n < len(q.where) else "",
+                                     "text": q.texts[n] if n < len(q.texts) else ""}
+                                    for n, (line, mark) in enumerate(zip(q.lines, q.evidence))]}
                       for q in plan.questions],
     }
 
@@ -64,8 +65,8 @@ def plan_lines(plan: FitPlan) -> list[str]:
     if not plan.steps:
         out.append("  no step can save bytes without losing something")
     for q in plan.questions:
-        out.append(f"  question: {q.question} (" + "; ".join(f"line {line}: {mark}" for line, mark in
-                                                     zip(q.lines, q.evidence)) + ")")
+        out.append(f"  question: {q.question}")
+        out += [f"    {said}" for said in q.said()]
     out.append(f"pointer problems: {plan.problems_before} before, {plan.problems_after} after")
     out.append("target reached" if plan.reached else f"target NOT reached: {plan.left}")
     return out
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     refuse_large_file(Path(args.memory_dir) / INDEX_NAME, "fit", kind="fit")  # at once, before any parse
     store = SeatStore.open(args.memory_dir, state_dir=args.state_dir, read_only=not args.apply)
     raw = store.read(INDEX_NAME)
-    plan = plan_fit(store.memory_dir, parse_index(raw), target=args.target, skip=args.skip, today=args.date)
+    plan = plan_fit(store.memory_dir, parse_index(raw), target=args.target, skip=args.skip)
     data, lines = plan_json(plan), plan_lines(plan)
     if args.apply:
         if plan.change is None:

@@ -1,7 +1,9 @@
 """Finished marks: the bearer's own words that say an entry is over (done, shipped, superseded, …).
 
-The only evidence ``fit`` archives on. A date is never one (it may date when a standing lesson was
-learned, or a freeze still to come); a status word is one only where it stands as a status: the
+What ``fit`` asks the bearer about, with the evidence (the word and where it stands): it never
+archives on it alone, for a word may describe a topic ("fixed at source"), a ticket ("#279 DONE"),
+a quoted symptom or a technical state ("Fixed" as a GPS fix), and only the bearer knows. A date is
+never one (it may date when a standing lesson was learned, or a freeze still to come); a status word is one only where it stands as a status: the
 entry opens with it (``✅``, ``- [x]``, ``DONE:``, ``~~struck~~``), it sits in brackets (``(done)``,
 ``【完了】``), after a status key (``status: shipped``, ``状态：已完成``), as the first word of a
 clause (``… — resolved in #12``, ``… → 완료``), in bold or capitals (``**Closed**``, ``SHIPPED``); or
@@ -9,7 +11,9 @@ the entry sits under a heading that says so (``## Done``, ``## 已完成``). A r
 word ("never mark a ticket done without tests") is not finished, and nor is an entry that also says
 it is still open ("phase 1 done, phase 2 in progress", ``未完了``).
 
-One list, by language; ``tests/levers/test_fit_finished.py`` pins each.
+One list, by language; ``tests/levers/test_fit_finished.py`` pins each. The words that state a
+standing rule (NEVER, 금지, 必须, …), which ``fit`` never folds away, are listed beside these in
+``curator.levers.standing``.
 """
 
 from __future__ import annotations
@@ -75,30 +79,36 @@ def still_open(text: str) -> bool:
 def finished_mark(text: str, heading: str = "") -> str:
     """The words of ``text`` (an entry's first line) or of its ``heading`` that mark it finished, as
     written ('' when nothing does, or when it also says it is still open)."""
+    return finished_evidence(text, heading)[0]
+
+
+def finished_evidence(text: str, heading: str = "") -> tuple[str, str]:
+    """(the words that mark ``text`` finished, where they stand: 'opens with it', 'in brackets', …);
+    ('', '') when nothing does. Evidence for the bearer, who judges whether the entry is over."""
     first = text.partition("\n")[0]
     if still_open(first):
-        return ""
+        return "", ""
     if _CHECKED.match(first):
-        return "[x]"
+        return "[x]", "a ticked box opens it"
     sign = _SIGN_OPENS.match(first) or _SIGN_BESIDE_WORD.search(first)
     if sign and "❌" not in first:  # a check mark that opens or ends the entry, or stands beside a status word
-        return next(group for group in sign.groups() if group)
+        return next(group for group in sign.groups() if group), "a check mark"
     struck = _STRUCK.findall(first)
     if struck and not _DATES_AND_MARKS.sub("", _STRUCK.sub("", re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", first))):
-        return struck[0]  # the whole line is struck through (a date or a status beside it aside)
-    for _why, pattern in _PATTERNS:
+        return struck[0], "the whole line is struck through"  # a date or a status beside it aside
+    for why, pattern in _PATTERNS:
         for found in pattern.finditer(first):
             if not _negated(first, found.start(1)):
-                return found.group(1)
+                return found.group(1), why
     capital = _CAPITALS.search(first)
     if capital and not _negated(first, capital.start(1)):
-        return capital.group(1)
+        return capital.group(1), "in capitals"
     if heading and not still_open(heading):
         title = heading.strip(" #*_")
         for _why, pattern in _PATTERNS[:2]:
             titled = pattern.search(title)
             if titled and not _negated(title, titled.start(1)):
-                return f"under '{heading}'"
+                return f"under '{heading}'", "the section's heading"
         if re.fullmatch(r"(?:" + _WORD + r")\s*" + _DONE_THINGS, title, re.I):  # "## Completed tasks"
-            return f"under '{heading}'"
-    return ""
+            return f"under '{heading}'", "the section's heading"
+    return "", ""

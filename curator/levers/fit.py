@@ -1,22 +1,28 @@
 """Fit: one plan of lever steps that brings MEMORY.md under the target, losing nothing.
 
-The order: first **trims** (the lesson stays in the index, the story moves verbatim into the file
-the entry already links to), then **merges of true duplicates** (every clause and sub-line of the
-entry merged away is already in the kept entry, word for word, and no pointer is lost), then
-**archiving of finished entries** (only those the bearer's own words mark finished:
-``curator.levers.finished``; a date alone never does), then **folds** of the largest facets
+Fit does on its own only what provably keeps the meaning; every judgment is a question to the
+bearer, with its evidence (``FitPlan.questions``), never a step. The steps, in order: **tightens**
+(``trim``'s mechanical rewrites, each kept only where every fact of the entry is kept and the line
+keeps its shape), **merges of true duplicates** (every clause and sub-line of the entry merged away
+is already in the kept entry, word for word, and no pointer is lost), then **folds**
 (``curator.levers.fold``: a section or a run of entries moves verbatim into one detail file, one
-line links it) until the target is met. Never the template's identity lines, the weak spots, or the
-template's header. Finished entries the plan did not need to archive are a question to the bearer
-(``FitPlan.questions``), not a step.
+line links it): each round the facet whose size is nearest to what must still go, until the target
+is met and no further. An entry that states a standing rule (``curator.levers.standing``: NEVER,
+금지, 必须, …) never folds under fit: its facet folds without it, and it stays where it stands.
+Never the template's identity lines, the weak spots, or the template's header.
+
+The questions: entries whose words look finished (``curator.levers.finished``: the word, and where
+it stands) are asked about, never archived, for a status word may describe a topic, a ticket or a
+technical state; and splits (which part of an entry is its lesson is the bearer's call) are asked
+about for the longest entries, as many as would have reached the target, with what would stay and
+what would move.
 
 Every step is planned on the index as the steps before it leave it, by the levers themselves
-(``trim.split_entry``, ``merge``, ``archive.plan_archive``, ``fold.plan_fold``), so each keeps its
-own checks (a step that would add a dangling pointer or an orphan is left out, with its reason;
-problems already there never stop a step). The selected steps become ONE ``Change`` (kind ``fit``):
-the store applies it atomically and one undo gives every file back. Steps are numbered; ``skip``
-leaves some out and the rest is planned again in the same order, so what is shown is what will be
-written.
+(``trim``, ``merge``, ``fold.plan_fold``), so each keeps its own checks (a step that would add a
+dangling pointer or an orphan is left out, with its reason; problems already there never stop a
+step). The selected steps become ONE ``Change`` (kind ``fit``): the store applies it atomically and
+one undo gives every file back. Steps are numbered; ``skip`` leaves some out and the rest is planned
+again in the same order, so what is shown is what will be written.
 """
 
 from __future__ import annotations
@@ -31,24 +37,28 @@ from pathlib import Path
 from curator.change import Change, digest
 from curator.constants import INDEX_NAME
 from curator.errors import CuratorError
-from curator.index_model import BOM, Entry, HotIndex, parse_index
-from curator.levers import archive, fold, merge, trim
-from curator.levers.finished import finished_mark
+from curator.index_model import BOM, LIST_MARKER, Entry, HotIndex, parse_index
+from curator.levers import fold, merge, trim
+from curator.levers.finished import finished_evidence
 from curator.levers.pointer_delta import added_problems
 from curator.levers.similarity import words_of
+from curator.levers.standing import standing_rule
 from curator.levers.text import clauses, read_optional
 from curator.pointers import check_pointers
 
 TRIM_THRESHOLD = 200  # bytes: shorter entries are left as they are
 MAX_MERGES = 500  # merge candidates weighed per plan
 MAX_FOLDS = 200  # folds per plan (each saves bytes, so this only bounds a pathological index)
-KINDS = ("trim", "merge", "archive", "fold")
+KINDS = ("trim", "merge", "fold")
+TEXT_CHARS = 160  # an entry's line as a question quotes it, at most
+# What no line may begin with unless it did: a piece of a sentence whose head is gone.
+_BROKEN_START = re.compile(r"^(?:→|->|=>|[)\]},;:.。，；：、])")
 
 
 @dataclass(frozen=True)
 class FitStep:
     number: int  # 1-based, what --skip takes
-    kind: str  # trim | merge | archive | fold
+    kind: str  # trim (tighten) | merge | fold
     entry_ids: tuple[str, ...]
     lines: tuple[int, ...]  # where the entries start in the index the step was planned on
     bytes_saved: int  # MEMORY.md bytes this step saves
@@ -64,7 +74,19 @@ class FitQuestion:
     question: str
     entry_ids: tuple[str, ...]
     lines: tuple[int, ...]
-    evidence: tuple[str, ...]  # per entry: the words that mark it
+    evidence: tuple[str, ...]  # per entry: the words that mark it finished, or what a split keeps and moves
+    where: tuple[str, ...] = ()  # per entry: where those words stand ('in brackets', 'a clause opens with it', …)
+    texts: tuple[str, ...] = ()  # per entry: its first line as written (cut at TEXT_CHARS)
+    kind: str = "archive"  # archive | split
+
+    def said(self) -> list[str]:
+        """One line of evidence per entry: where it is, the words, where they stand, the line itself."""
+        out = []
+        for n, (line, mark) in enumerate(zip(self.lines, self.evidence)):
+            where = self.where[n] if n < len(self.where) else ""
+            text = self.texts[n] if n < len(self.texts) else ""
+            out.append(f"line {line}: {mark}" + (f" ({where})" if where else "") + (f" in «{text}»" if text else ""))
+        return out
 
 
 @dataclass(frozen=True)
@@ -185,29 +207,125 @@ def protected_bytes(index: HotIndex) -> int:
     return min(total, len(index.raw))
 
 
-def finished_entries(index: HotIndex) -> list[tuple[Entry, str]]:
-    """(entry, the words that mark it finished) for every entry a lever may archive, in file order."""
-    out: list[tuple[Entry, str]] = []
+def finished_entries(index: HotIndex) -> list[tuple[Entry, str, str]]:
+    """(entry, the words that look finished, where they stand) for every entry outside the identity
+    lines and the weak spots, in file order: what fit asks the bearer about."""
+    out: list[tuple[Entry, str, str]] = []
     for entry in index.entries:
         if fold.is_protected(entry.section):
             continue
-        mark = finished_mark(entry.text, entry.section)
+        mark, where = finished_evidence(entry.text, entry.section)
         if mark:
-            out.append((entry, mark))
+            out.append((entry, mark, where))
     return out
+
+
+def _quoted(entry: Entry) -> str:
+    """The entry's first line as the bearer wrote it, cut at TEXT_CHARS."""
+    line = entry.text.partition("\n")[0].strip()
+    return line if len(line) <= TEXT_CHARS else line[: TEXT_CHARS - 1].rstrip() + "…"
+
+
+def well_formed(old: str, new: str) -> bool:
+    """``new`` (an entry's rewritten text) keeps the shape of ``old``: the same list marker, and no
+    line starts with a piece of a sentence (an arrow, a closing bracket, punctuation) that did not."""
+    old_lines, new_lines = old.split("\n"), new.split("\n")
+    if len(old_lines) != len(new_lines):
+        return False
+    for before, after in zip(old_lines, new_lines):
+        lead_before, lead_after = LIST_MARKER.match(before), LIST_MARKER.match(after)
+        if (lead_before.group(0) if lead_before else "") != (lead_after.group(0) if lead_after else ""):
+            return False
+        body_before = before[lead_before.end() if lead_before else 0:].lstrip()
+        body_after = after[lead_after.end() if lead_after else 0:].lstrip()
+        if _BROKEN_START.match(body_after) and not _BROKEN_START.match(body_before):
+            return False
+    return True
+
+
+def _split_evidence(entry: Entry, kept: str, detail: str) -> str:
+    """What a split would keep and move, in the bearer's words (each cut at TEXT_CHARS)."""
+    first = entry.text.partition("\n")[0]
+    marker = LIST_MARKER.match(first)
+    parts = trim.lesson_split(first[marker.end() if marker else 0:].rstrip())
+    moved = parts[1] if parts else "its further lines"
+    cut = TEXT_CHARS // 2
+
+    def short(text: str) -> str:
+        text = " ".join(text.split())
+        return text if len(text) <= cut else text[: cut - 1].rstrip() + "…"
+
+    lead = LIST_MARKER.match(kept)
+    return f"keeps «{short(kept[lead.end() if lead else 0:])}», moves «{short(moved)}» into {detail}"
+
+
+@dataclass(frozen=True)
+class _FoldOption:
+    """A facet fit may fold: without the entries that state a standing rule (they stay where they stand)."""
+
+    facet: fold.Facet
+    ids: tuple[str, ...]  # what folds
+    rules: tuple[tuple[Entry, str], ...]  # (entry, its rule word) that stay
+
+    def saving(self, memory_dir: Path, index: HotIndex, taken: Mapping[str, bytes | None]) -> int:
+        """About what the fold saves (the entries' bytes less its line), to choose by before planning it."""
+        folding = [index.entry(i) for i in self.ids]
+        name = fold.detail_name(memory_dir, self.facet.name, taken)
+        line = fold.fold_line(self.facet.name, name, folding)
+        return self.facet.nbytes - sum(e.nbytes for e, _w in self.rules) - len(line.encode("utf-8")) - 3
+
+    def plan(self, memory_dir: Path, index: HotIndex, overrides: Mapping[str, bytes | None]) -> Change:
+        if not self.rules:
+            return self.facet.plan(memory_dir, index, overrides=overrides)
+        return fold.plan_fold(memory_dir, index, ids=self.ids, facet=self.facet.name, overrides=overrides)
+
+
+def _fold_option(index: HotIndex, facet: fold.Facet) -> _FoldOption | None:
+    """The facet as fit may fold it (None: with its rules kept, too little or a table row is left)."""
+    entries = [index.entry(i) for i in facet.entry_ids]
+    rules = tuple((e, w) for e in entries for w in [standing_rule(e.text, e.section)] if w)
+    if not rules:
+        return _FoldOption(facet, facet.entry_ids, ())
+    held = {e.id for e, _w in rules}
+    rest = [e for e in entries if e.id not in held]
+    if len(rest) < fold.MIN_FACET or any(e.kind == "row" for e in rest):
+        return None
+    return _FoldOption(facet, tuple(e.id for e in rest), rules)
+
+
+def fold_order(options: list[_FoldOption], saving: Mapping[fold.Facet, int], need: int) -> list[_FoldOption]:
+    """The options in the order to try them, the best first: the smallest facet that alone saves
+    ``need`` bytes, unless facets that each save less reach it together moving fewer bytes (the
+    largest of them first, and the next round goes on); then the rest, the largest first."""
+    by_size = sorted(options, key=lambda o: (-saving[o.facet], o.facet.name))
+    reaching = [o for o in by_size if saving[o.facet] >= need]
+    smallest = reaching[-1] if reaching else None
+    together, fill = 0, []
+    used: set[str] = set()
+    for option in by_size:  # the largest first, never two that share an entry
+        if saving[option.facet] >= need or used & set(option.ids):
+            continue
+        fill.append(option)
+        used |= set(option.ids)
+        together += saving[option.facet]
+        if together >= need:
+            break
+    fills = together >= need and (smallest is None or together < saving[smallest.facet])
+    first = fill[0] if fills else smallest
+    return ([first] if first else []) + [o for o in by_size if o is not first]
 
 
 def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, skip: Iterable[int] = (),
              today: date | None = None) -> FitPlan:
     """The fit plan for the seat at ``memory_dir`` whose MEMORY.md is ``index``.
 
-    Trims and merges are each planned on the same index and written with one splice, checked
+    Tightens and merges are each planned on the same index and written with one splice, checked
     against the pointer graph once (a batch that would add a pointer problem is planned again one
     step at a time, each step checked by its lever). A skipped step still counts as taken when the
     next steps are chosen, so the numbers stay those of the full plan; the plan then says if the
-    target is missed."""
+    target is missed. ``today`` is accepted for callers of old; fit never archives, so nothing is dated."""
+    del today  # fit archives nothing: the bearer does, with the archive lever, on what the questions name
     memory_dir = Path(memory_dir)
-    today = today or date.today()
     skip = set(skip)
     state = _State(memory_dir, index)
     steps: list[FitStep] = []
@@ -227,41 +345,50 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
     def breaks_pointers(files: Mapping[str, bytes | None], parsed: HotIndex | None = None) -> list[str]:
         return added_problems(before_report, check_pointers(memory_dir, overrides=files, parsed_index=parsed))
 
-    # 1. Trims: the longest entries first, each into the detail file it already links to (once per file).
-    edits, details, bases = [], {}, {}
+    # 1. Tightens (every fact kept, the line's shape kept), the longest entries first; splits, which
+    # need judgment, are asked about for as many of them as would have reached the target.
+    edits = []
+    tightened: dict[str, str] = {}  # entry id -> its tightened text (its id changes with it)
+    splits: list[tuple[Entry, str]] = []
+    split_would_save = 0
+    details: set[str] = set()
     for entry in sorted((e for e in index.entries if e.nbytes >= TRIM_THRESHOLD and not fold.is_protected(e.section)),
                         key=lambda e: (-e.nbytes, e.line)):
         if projected <= target:
             break
+        try:
+            suggestion: trim.TrimSuggestion | None = trim.suggest(memory_dir, index, entry, "tighten")
+        except CuratorError:
+            suggestion = None  # nothing to tighten, or a fact would go
+        saved_by_tighten = 0
+        tightened_text = suggestion.new_line if suggestion is not None else ""
+        if tightened_text and well_formed(entry.text, tightened_text):
+            edit = trim.entry_edit(index, entry, tightened_text)
+            saved_by_tighten = (edit[1] - edit[0]) - len(edit[2])
+            if saved_by_tighten > 0:
+                reason = f"{saved_by_tighten:,} B of filler and spacing go; every fact of the entry stays"
+                if step("trim", [entry.id], [entry.line], saved_by_tighten, reason):
+                    edits.append(edit)
+                    tightened[entry.id] = tightened_text
         detail = trim._detail_target(memory_dir, entry)
-        if detail is None or detail in details or detail in bases:
+        if projected - split_would_save <= target or detail is None or detail in details:
             continue
         try:
-            new_text, name, files = trim.split_entry(memory_dir, index, entry)
-        except CuratorError as err:
-            left_out.append(f"trim line {entry.line}: {err.message}")
+            kept, name, _files = trim.split_entry(memory_dir, index, entry)
+        except CuratorError:
             continue
-        edit = trim.entry_edit(index, entry, new_text)
-        saved = (edit[1] - edit[0]) - len(edit[2])
-        if name != detail or saved <= 0:
-            continue
-        reason = f"{saved:,} B of story move verbatim into {detail}; the lesson stays in the index"
-        if step("trim", [entry.id], [entry.line], saved, reason, [detail]):
-            edits.append(edit)
-            details[detail] = files[detail]
-        bases[detail] = digest(read_optional(memory_dir, detail))
+        would_save = len(entry.text.encode("utf-8")) - len(kept.encode("utf-8")) - saved_by_tighten
+        if name == detail and would_save > 0:
+            details.add(detail)
+            splits.append((entry, _split_evidence(entry, kept, detail)))
+            split_would_save += would_save
     if edits:
-        files = {INDEX_NAME: index.splice(edits), **details}
+        files = {INDEX_NAME: index.splice(edits)}
         broken = breaks_pointers(files)
-        if broken:  # one of them moved a pointer it should not have: let the lever judge each alone
-            left_out.append("trims checked one at a time: together they would add " + ", ".join(broken))
-            for trim_step in [s for s in steps if s.kind == "trim" and s.selected]:
-                try:
-                    state.take(trim.plan_trim(memory_dir, state.index, trim_step.entry_ids[0], kind="split"))
-                except CuratorError as err:
-                    left_out.append(f"trim line {trim_step.lines[0]}: {err.message}")
+        if broken:  # a tighten never touches a link, but the pointer graph has the last word
+            left_out.append("tightens left out: they would add " + ", ".join(broken))
         else:
-            state.take(Change("fit trims", files, base={INDEX_NAME: digest(index.raw), **bases}))
+            state.take(Change("fit tightens", files, base={INDEX_NAME: digest(index.raw)}))
 
     # 2. Merges of true duplicates, the ones that save most first, on entries no other merge takes.
     if projected > target:
@@ -296,96 +423,57 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
             edits = [edit for group, text in groups for edit in merge.group_edits(current, group, text)]
             files = {INDEX_NAME: current.splice(edits)}
             merged = parse_index(files[INDEX_NAME])
-            kept = {link.target for link in merged.links}
-            lost = sorted({link.target for g, _text in groups for e in g for link in e.pointers} - kept)
+            kept_targets = {link.target for link in merged.links}
+            lost = sorted({link.target for g, _text in groups for e in g for link in e.pointers} - kept_targets)
             broken = lost or breaks_pointers({**state.files, **files}, merged)
             if broken:
                 left_out.append("merges left out: they would lose " + ", ".join(broken))
             else:
                 state.take(Change("fit merges", files, base={INDEX_NAME: digest(index.raw)}), merged)
 
-    # 3. Archive: only entries the bearer's own words mark finished, the largest first, as few as
-    # reach the target; the others that look finished become a question.
-    asked: list[tuple[Entry, str]] = []
-    if projected > target:
-        current = state.index
-        marked = finished_entries(current)
-        # The line that leads to ARCHIVE.md, when the index has none yet, costs bytes too.
-        chosen, going = [], 0 if archive.links_archive(current) else -len(archive.ARCHIVE_POINTER.encode()) - 3
-        for entry, mark in sorted(marked, key=lambda t: (-t[0].nbytes, t[0].line)):
-            if projected - going <= target:
-                asked.append((entry, mark))
-                continue
-            chosen.append((entry, mark))
-            going += entry.nbytes
-        chosen.sort(key=lambda t: t[0].line)
-        if going <= 0:  # archiving them would not even pay for the line to ARCHIVE.md: ask instead
-            asked, chosen = marked, []
-        if chosen:
-            ids = [e.id for e, _mark in chosen]
-            try:
-                # A heading that itself marks its entries finished ("## Done") goes with them; restore
-                # brings it back. Any other heading is the index's own skeleton: it stays.
-                logs = {s.heading for s in archive.emptied_sections(current, ids) if finished_mark("", s.heading)}
-                change = archive.plan_archive(memory_dir, current, ids, today=today, drop_empty_sections=logs)
-            except CuratorError as err:
-                left_out.append(f"archive: {err.message}")
-                asked = marked
-            else:
-                broken = breaks_pointers({**state.files, **change.files})
-                if change.bytes_saved <= 0:
-                    asked = marked
-                elif broken:
-                    left_out.append("archive: it would add " + ", ".join(broken))
-                    asked = marked
-                else:
-                    on_disk = _lines(index, current, ids)
-                    marks = "; ".join(f"line {line}: {mark}" for line, (_e, mark) in zip(on_disk, chosen[:6]))
-                    reason = (f"{len(chosen)} entr{'y' if len(chosen) == 1 else 'ies'} marked finished in the "
-                              f"bearer's own words ({marks}{'; …' if len(chosen) > 6 else ''})")
-                    if step("archive", ids, on_disk, change.bytes_saved, reason, ["ARCHIVE.md"]):
-                        state.take(change)
-    else:
-        asked = finished_entries(state.index)
-
-    # 4. Folds: the smallest facet that alone reaches the target, else the largest, until it is met.
+    # 3. Folds: as little moved as reaches the target (``fold_order``): never a whole history for a little.
     stepped: set[tuple[str, str]] = set()
     for _round in range(MAX_FOLDS):
         if projected <= target:
             break
         current = state.index
         need = projected - target
-        open_facets = [f for f in fold.facets(current) if (f.kind, f.name) not in stepped]
-        reaching = sorted((f for f in open_facets if f.nbytes >= need), key=lambda f: (f.nbytes, f.name))
-        planned: dict[tuple[str, str], tuple[fold.Facet, Change]] = {}
-        for facet in reaching + open_facets[:1]:  # the smallest that may reach the target, then the largest
-            if (facet.kind, facet.name) in stepped or (facet.kind, facet.name) in planned:
+        options = []
+        for facet in fold.facets(current):
+            if (facet.kind, facet.name) in stepped:
                 continue
+            option = _fold_option(current, facet)
+            if option is None:
+                stepped.add((facet.kind, facet.name))
+                left_out.append(f"fold {facet.name}: it holds standing rules, and without them too little is left")
+                continue
+            options.append(option)
+        chosen_fold: tuple[_FoldOption, Change] | None = None
+        saving = {o.facet: o.saving(memory_dir, current, state.files) for o in options}
+        for option in fold_order(options, saving, need):
+            facet = option.facet
+            stepped.add((facet.kind, facet.name))
             try:
-                change = facet.plan(memory_dir, current, overrides=state.files)
+                change = option.plan(memory_dir, current, state.files)
             except CuratorError as err:
                 left_out.append(f"fold {facet.name}: {err.message}")
-                stepped.add((facet.kind, facet.name))
                 continue
             if change.bytes_saved > 0:
-                planned[(facet.kind, facet.name)] = (facet, change)
-            if change.bytes_saved >= need:
+                chosen_fold = option, change
                 break
-        enough = [p for p in planned.values() if p[1].bytes_saved >= need]
-        chosen_fold = (min(enough, key=lambda p: p[1].bytes_saved) if enough
-                       else max(planned.values(), key=lambda p: p[1].bytes_saved, default=None))
-        if chosen_fold is None and open_facets[1:]:
-            stepped.update((f.kind, f.name) for f in open_facets[:1])  # it cannot fold: try the next one
-            continue
         if chosen_fold is None:
             break
-        facet, change = chosen_fold
-        stepped.add((facet.kind, facet.name))
+        option, change = chosen_fold
+        facet = option.facet
         (name,) = [n for n in change.names if n != INDEX_NAME]
         what = f"section '{facet.name}'" if facet.kind == "section" else f"the entries sharing {facet.name}"
-        reason = f"{what}: {len(facet.entry_ids)} entries move verbatim into {name}; one line links it"
-        lines = _lines(index, current, facet.entry_ids)
-        if step("fold", facet.entry_ids, lines, change.bytes_saved, reason, [name]):
+        reason = f"{what}: {len(option.ids)} entries move verbatim into {name}; one line links it"
+        if option.rules:
+            stay = _lines(index, current, [e.id for e, _w in option.rules])
+            reason += ("; standing rules stay in the index (" +
+                       "; ".join(f"line {line}: {w}" for line, (_e, w) in zip(stay, option.rules)) + ")")
+        lines = _lines(index, current, option.ids)
+        if step("fold", option.ids, lines, change.bytes_saved, reason, [name]):
             state.take(change)
     left_out = [note for note in left_out if not note.startswith("fold ") or projected > target]
 
@@ -400,13 +488,29 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
     after = (check_pointers(memory_dir, overrides=dict(whole.files), parsed_index=state.index).problem_count
              if whole else None)
     questions: list[FitQuestion] = []
-    asked = [(e, m) for e, m in asked if state.index.has_entry(e.id)]
+    present = {_flat(e.text) for e in state.index.entries}
+
+    def still_hot(entry: Entry) -> bool:  # not folded or merged away by a step (a tightened one is)
+        return _flat(tightened.get(entry.id, entry.text)) in present
+
+    asked = [(e, m, w) for e, m, w in finished_entries(index) if still_hot(e)]
     if asked:
         n = len(asked)
         questions.append(FitQuestion(
-            f"archive {'this entry' if n == 1 else f'these {n} entries'} that look{'s' if n == 1 else ''} finished?",
-            tuple(e.id for e, _m in asked), _lines(index, state.index, [e.id for e, _m in asked]),
-            tuple(m for _e, m in asked)))
+            f"archive {'this entry' if n == 1 else f'these {n} entries'} that look{'s' if n == 1 else ''} finished? "
+            "(a status word may describe a topic, a ticket or a state: yours to judge; "
+            "`seat-curator archive` takes the ids)",
+            tuple(e.id for e, _m, _w in asked), tuple(e.line for e, _m, _w in asked),
+            tuple(m for _e, m, _w in asked), tuple(w for _e, _m, w in asked), tuple(_quoted(e) for e, _m, _w in asked)))
+    split_asked = sorted(((e, said) for e, said in splits if still_hot(e)), key=lambda t: t[0].line)
+    if split_asked:
+        n = len(split_asked)
+        questions.append(FitQuestion(
+            f"split {'this entry' if n == 1 else f'these {n} entries'}, keeping the lesson in the index and moving "
+            "the story into the file it links? (which part is the lesson is yours to judge; "
+            "`seat-curator trim` splits one)",
+            tuple(e.id for e, _s in split_asked), tuple(e.line for e, _s in split_asked),
+            tuple(said for _e, said in split_asked), (), tuple(_quoted(e) for e, _s in split_asked), kind="split"))
     largest = sorted(state.index.entries, key=lambda e: (-e.nbytes, e.line))[:3]
     return FitPlan(target, len(index.raw), len(state.index.raw), tuple(steps), whole, tuple(left_out),
                    before_report.problem_count, before_report.problem_count if after is None else after,
@@ -423,10 +527,23 @@ def _plain(text: str) -> str:
     return " ".join(_DESTINATION.sub("]()", text).split())
 
 
+def broken_lines(before: bytes, after: bytes) -> list[str]:
+    """MEMORY.md lines of ``after`` that ``before`` did not have and that start with a piece of a
+    sentence (an arrow, a closing bracket, punctuation) after their list marker. Empty: none."""
+    old = set(before.removeprefix(BOM).decode("utf-8", "replace").splitlines())
+    out = []
+    for line in after.removeprefix(BOM).decode("utf-8", "replace").splitlines():
+        marker = LIST_MARKER.match(line)
+        if line not in old and _BROKEN_START.match(line[marker.end() if marker else 0:].lstrip()):
+            out.append(line)
+    return out
+
+
 def unkept_clauses(before: bytes, files_after: dict[str, bytes | None]) -> list[str]:
     """Clauses of MEMORY.md's removed or changed lines that no live memory file holds verbatim
     (link destinations aside: moving text rebases them; a lesson mark such as `` → `` parts two
-    clauses, as a split does). Empty: nothing was lost."""
+    clauses, as a split does; a tighten's fixed rewording of filler counts as the clause). Empty:
+    nothing was lost."""
     old_lines = before.removeprefix(BOM).decode("utf-8", "replace").splitlines()
     new_index = (files_after.get(INDEX_NAME) or b"").removeprefix(BOM).decode("utf-8", "replace")
     kept = set(new_index.splitlines())
@@ -439,6 +556,8 @@ def unkept_clauses(before: bytes, files_after: dict[str, bytes | None]) -> list[
         for clause in clauses(body):
             # A split keeps the lesson from its mark on ("story → fix"): each side is a clause of its own.
             for part in trim.LESSON_MARK.split(clause):
-                if part.strip() and _plain(part.strip()) not in live:
-                    missing.append(part.strip())
+                said = part.strip()
+                # A tighten's fixed rewording (trim proves it keeps every fact) keeps the clause too.
+                if said and _plain(said) not in live and _plain(trim._tighten(said)) not in live:
+                    missing.append(said)
     return missing

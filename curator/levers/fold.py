@@ -5,7 +5,8 @@ common prefix of the files they link (``project_wee-*``), or a ``#tag``. Folding
 of those entries into a new file ``folded-<facet>.md`` beside MEMORY.md, and puts in their place one
 line that links that file and names the facet and what it holds: its title, how many entries, and
 the entries' own titles while they fit (``- [Craft hooks](folded-craft-hooks.md) — 23 entries: A;
-B; …; +20 more``). The map gets coarser; the atlas keeps every word.
+B; …; +20 more``); where a link text names nothing (``[link]``, ``[here]``) or two entries share a
+title, each such entry's hook, the words after its link or first clause, stands for it. The map gets coarser; the atlas keeps every word.
 
 Relative links in the moved text are rewritten for their new file (``curator.levers.relink``), so
 each still reaches what it reached; the files they link stay reachable through the fold file. A fold
@@ -63,26 +64,72 @@ def is_protected(heading: str) -> bool:
     return heading == IDENTITY_SECTION or bool(WEAK_SPOTS.fullmatch(heading.strip(" #*_:")))
 
 
-def entry_title(entry: Entry) -> str:
-    """What the entry calls itself: a leading link's or bold text, else its first words."""
+# Link texts that name no entry (``[link](x.md) — the hook``): the hook after the link says what it holds.
+GENERIC_LINK_TEXTS = frozenset({"link", "here", "details", "detail", "see", "more", "this", "file", "notes", "doc",
+                                "docs", "read", "read more", "see more", "ref", "source", "memo", "링크", "여기",
+                                "자세히", "リンク", "詳細", "こちら", "链接", "详情", "这里", "ссылка", "подробнее"})
+_LEAD = re.compile(r"^(?:\[\[([^\]|]+)(?:\|([^\]]+))?\]\]|!?\[([^\]]+)\]\([^)]*\)|\*\*([^*]+)\*\*)")
+_FIRST_CLAUSE = re.compile(r" [—–-] |[:;|。；]|\. ")
+
+
+def _first_line_body(entry: Entry) -> str:
     body = LIST_MARKER.sub("", entry.text.partition("\n")[0], count=1).strip()
-    body = re.sub(r"^\|\s*", "", body)  # a row: its first cell
-    lead = re.match(r"^(?:\[\[([^\]|]+)(?:\|([^\]]+))?\]\]|!?\[([^\]]+)\]\([^)]*\)|\*\*([^*]+)\*\*)", body)
-    if lead:
-        text = next(group for group in (lead.group(2), lead.group(1), lead.group(3), lead.group(4)) if group)
-    else:
-        text = re.split(r" [—–-] |[:;|。；]|\. ", body, maxsplit=1)[0]
+    return re.sub(r"^\|\s*", "", body)  # a row: its first cell
+
+
+def _shortened(text: str) -> str:
     words = plain_words(text) or text
     if len(words) > TITLE_CHARS:
         cut = words[:TITLE_CHARS]
         words = (cut.rsplit(" ", 1)[0] if " " in cut else cut) + "…"
-    return words.strip(" —–-:;,.") or "entry"
+    return words.strip(" —–-:;,.")
+
+
+def entry_title(entry: Entry) -> str:
+    """What the entry calls itself: a leading link's or bold text, else its first words."""
+    body = _first_line_body(entry)
+    lead = _LEAD.match(body)
+    if lead:
+        text = next(group for group in (lead.group(2), lead.group(1), lead.group(3), lead.group(4)) if group)
+    else:
+        text = _FIRST_CLAUSE.split(body, maxsplit=1)[0]
+    return _shortened(text) or "entry"
+
+
+def entry_hook(entry: Entry) -> str:
+    """The words after what ``entry_title`` takes (the leading link, bold or first clause), their
+    first clause: what a bare ``[link]`` points at, or what tells ``web_hmi: A`` from ``web_hmi: B``."""
+    body = _first_line_body(entry)
+    lead = _LEAD.match(body)
+    if lead:
+        rest = body[lead.end():]
+    else:
+        parts = _FIRST_CLAUSE.split(body, maxsplit=1)
+        rest = parts[1] if len(parts) > 1 else ""
+    rest = re.sub(r"^[\s—–:|-]+", "", rest)
+    return _shortened(_FIRST_CLAUSE.split(rest, maxsplit=1)[0] if rest else "")
+
+
+def entry_titles(entries: list[Entry]) -> list[str]:
+    """The entries' titles for a fold line: ``entry_title``, but each entry's hook instead where its
+    link text is generic (``[link]``, ``[here]``) or its title is another's too (a summary 'link; link'
+    or 'web_hmi; web_hmi' says nothing)."""
+    titles = [entry_title(e) for e in entries]
+    seen: dict[str, int] = {}
+    for title in titles:
+        seen[title.casefold()] = seen.get(title.casefold(), 0) + 1
+    out = []
+    for entry, title in zip(entries, titles):
+        if seen[title.casefold()] > 1 or title.casefold() in GENERIC_LINK_TEXTS:
+            title = entry_hook(entry) or title
+        out.append(title)
+    return out
 
 
 def fold_line(title: str, link: str, entries: list[Entry]) -> str:
     """``[title](link) — N entries: a; b; …; +K more`` within ``LINE_BUDGET`` bytes (titles while they fit)."""
     head = f"[{title}]({link}) — {len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"
-    titles = [entry_title(e) for e in entries]
+    titles = entry_titles(entries)
     for shown in range(len(titles), -1, -1):
         more = len(titles) - shown
         tail = "; ".join(titles[:shown]) + (f"; +{more} more" if more and shown else f"+{more} more" if more else "")

@@ -125,6 +125,8 @@ def fit(seat: Seat, apply: bool = False, keep: list[int] | None = None) -> str:
     lines += [f"left out: {note}" for note in plan.left_out]
     if not plan.steps:
         lines.append("no step can save bytes without losing something")
+    for q in plan.questions:  # the bearer's to judge: never part of what apply writes
+        lines += [f"question: {q.question}", *(f"  {said}" for said in q.said())]
     lines.append("target reached" if plan.reached else f"target NOT reached: {plan.left}")
     if not apply:
         lines.append("apply with fit(apply=true, keep=[step numbers you keep]); every step when keep is left out")

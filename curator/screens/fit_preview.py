@@ -1,6 +1,7 @@
 """The fit preview: one plan of lever steps that brings MEMORY.md under the target (``plan_fit``),
 a reason per step, steps that can be unticked (the rest is planned again, in a worker), the meter
-after, whether the target is reached and what is left. Apply writes the plan shown as ONE change
+after, whether the target is reached and what is left, and the questions the plan leaves to the
+bearer (entries that look finished, splits), each with its evidence. Apply writes the plan shown as ONE change
 through the screen's lever path (store, conflicts, journal, undo as for every lever)."""
 
 from __future__ import annotations
@@ -117,7 +118,7 @@ def open_fit(levers: FitLevers) -> None:
     except CuratorError as err:
         app.notify(str(err), title="Cannot fit", severity="error", markup=False)
         return
-    if not first.steps:
+    if not first.steps and not first.questions:  # questions alone still open the preview: they are the news
         app.notify(f"Nothing to fit: MEMORY.md is {first.before:,} B, target {target:,} B"
                    + ("." if first.reached else f". {first.left}"), markup=False, timeout=8)
         return
@@ -129,11 +130,11 @@ def open_fit(levers: FitLevers) -> None:
                          "bold $success" if fit.reached else "bold $warning"),
                 verbatim(f"pointer problems: {fit.problems_before} before, {fit.problems_after} after")]
         head += [verbatim(f"left out: {note}", "$warning") for note in fit.left_out]
-        head += [verbatim(f"question: {q.question} (" + "; ".join(f"line {line}: {mark}" for line, mark
-                                                            in zip(q.lines, q.evidence)) + ")", "$accent")
-                 for q in fit.questions]  # judgment stays the bearer's: asked, never a step
+        for q in fit.questions:  # judgment stays the bearer's: asked with its evidence, never a step
+            head += [verbatim(f"question: {q.question}", "$accent"), *(verbatim(f"  {said}") for said in q.said())]
         if fit.change is None:
-            return Content("\n").join([*head, verbatim("No step ticked: nothing would be written.", "$warning")])
+            none = "No step ticked" if fit.steps else "No step: the rest is the questions above"
+            return Content("\n").join([*head, verbatim(f"{none}: nothing would be written.", "$warning")])
         return Content("\n").join([*head, levers.preview(fit.change, index, [])])
 
     dialog = FitDialog(first, plan, describe)

@@ -1,11 +1,12 @@
 """Fit in the app: F6 (editor or panel focused) previews ONE plan of lossless steps with a reason
-each; unticking a step plans the rest again; Apply writes it as one undoable change; the preview
-keeps Apply/Cancel in view at 80x24."""
+each, and the questions left to the bearer with their evidence (never steps); unticking a step plans
+the rest again; Apply writes it as one undoable change; the preview keeps Apply/Cancel in view at 80x24."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.widgets import Button, SelectionList
 
 from curator.app import CuratorApp
@@ -17,12 +18,17 @@ from curator.widgets.panel_table import PanelTable
 from tests.support.app import inside, HEADER, LONG_ENTRY, craft_line, settle, write_seat
 
 
+DONE_RULE = "- The v1 exporter is retired — done 2026-01-02 (ticket #77)"
+
+
 def over_target_seat(root: Path) -> Path:
-    """Over 17,000 B: a long entry fit trims into perf.md, and entries marked done it can archive."""
+    """Over 17,000 B: a long entry fit tightens, craft entries it folds, and an entry marked done under
+    the hard rules (a rules heading: never folded by fit) that it asks about, never archives."""
     memory = write_seat(root, craft=0)
-    dated = "".join(craft_line(n).replace(" (ticket", f" — done 2026-0{1 + n % 9}-{10 + n % 18} (ticket")
-                    for n in range(1, 171))
-    (memory / "MEMORY.md").write_text(HEADER + LONG_ENTRY + dated, encoding="utf-8")
+    craft = "".join(craft_line(n) for n in range(1, 171))
+    header = HEADER.replace("\n## Craft hooks", f"{DONE_RULE}\n\n## Craft hooks", 1)
+    assert header != HEADER
+    (memory / "MEMORY.md").write_text(header + LONG_ENTRY + craft, encoding="utf-8")
     return memory
 
 
@@ -38,7 +44,7 @@ async def test_f6_in_the_editor_previews_unticks_applies_as_one_change_and_undoe
     memory = over_target_seat(tmp_path / "memory")
     start = files(memory)
     expected = plan_fit(memory, parse_index(start["MEMORY.md"]))
-    assert [s.kind for s in expected.steps] == ["trim", "archive"] and expected.reached
+    assert [s.kind for s in expected.steps] == ["trim", "fold"] and expected.reached  # never an archive
     app = CuratorApp(memory)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)
@@ -53,9 +59,10 @@ async def test_f6_in_the_editor_previews_unticks_applies_as_one_change_and_undoe
         for step in expected.steps:
             assert step.reason in str(steps.get_option_at_index(step.number - 1).prompt)
         assert "TARGET REACHED" in body(app) and f"{expected.after:,} B" in body(app)
-        # The finished entries the target did not need are asked about, with the words that mark them.
+        # The entry that looks finished is asked about, with the word, where it stands and the line.
         (question,) = expected.questions
-        assert f"question: {question.question} (line {question.lines[0]}: done" in body(app)
+        assert question.kind == "archive" and f"question: {question.question}" in body(app)
+        assert f"line {question.lines[0]}: done (a clause opens with it) in «{DONE_RULE}»" in body(app)
         # Untick the trim: the rest is planned again without it.
         steps.focus()
         steps.highlighted = 0
@@ -69,7 +76,9 @@ async def test_f6_in_the_editor_previews_unticks_applies_as_one_change_and_undoe
         assert not isinstance(app.screen, FitDialog)
         after = files(memory)
         assert after["MEMORY.md"] == replanned.change.files["MEMORY.md"]
-        assert after["perf.md"] == start["perf.md"]  # the unticked trim was not written
+        assert after["perf.md"] == start["perf.md"]  # fit moves no story into a detail file
+        written = b"".join(after.values())
+        assert b"in order to go faster" in written  # the unticked tighten was not written
         assert app.screen.editor_bytes() == after["MEMORY.md"] != text.encode()
         await pilot.press("f8")  # one change: one undo gives every file back
         await settle(app, pilot)
@@ -108,14 +117,26 @@ async def test_fit_preview_at_80x24_keeps_apply_and_cancel_in_view(tmp_path):
         assert inside(dialog.query_one("#fit-steps"), (80, 24))
 
 
-async def test_f6_under_the_target_says_there_is_nothing_to_fit(tmp_path):
+@pytest.mark.parametrize("asked", [False, True])
+async def test_f6_under_the_target_shows_only_the_questions_if_any(tmp_path, asked):
     memory = write_seat(tmp_path / "memory")
+    if asked:  # an entry that looks finished: nothing to do, but a question to ask, with its evidence
+        text = (memory / "MEMORY.md").read_text(encoding="utf-8")
+        (memory / "MEMORY.md").write_text(text.replace("\n## Craft hooks", f"{DONE_RULE}\n\n## Craft hooks", 1),
+                                          encoding="utf-8")
     start = files(memory)
     app = CuratorApp(memory)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)
         await pilot.press("f6")
         await settle(app, pilot)
-        assert not isinstance(app.screen, FitDialog)
-        assert "Nothing to fit" in "\n".join(str(n.message) for n in app.notices)
-        assert files(memory) == start
+        assert isinstance(app.screen, FitDialog) == asked
+        if asked:
+            assert "question: archive this entry that looks finished?" in body(app)
+            assert "done (a clause opens with it)" in body(app)
+            assert "No step: the rest is the questions above" in body(app)
+            await pilot.press("y")
+            await settle(app, pilot)
+        else:
+            assert "Nothing to fit" in "\n".join(str(n.message) for n in app.notices)
+        assert files(memory) == start  # answering is the bearer's: nothing was written

@@ -1,5 +1,5 @@
-"""Fit: trims, then true-duplicate merges, then archiving what the bearer marked finished, then folds,
-as one undoable change losing nothing."""
+"""Fit: tightens, then true-duplicate merges, then folds, as one undoable change losing nothing; what
+needs judgment (entries that look finished, splits) is a question with its evidence, never a step."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ INDEX = (
     "- [Identity](identity.md) — who I am, 2020-01-01 is when the seat was born.\n"
     "\n"
     "## Craft hooks\n"
-    f"- [Deploy](deploy.md) — deploy only from a clean tree; {LONG_DETAIL}.\n"
+    f"- [Deploy](deploy.md) — deploy only from a clean tree in order to ship what was tested; {LONG_DETAIL}.\n"
     "- Run the linter before pushing; it catches the import cycles.\n"
     "- Run the linter before pushing\n"
     "\n"
@@ -56,27 +56,30 @@ def _files(memory: Path) -> dict[str, bytes]:
     return {str(p.relative_to(memory)): p.read_bytes() for p in sorted(memory.rglob("*")) if p.is_file()}
 
 
-def test_fit_plans_trim_then_merge_then_archives_only_what_is_marked_finished(tmp_path: Path) -> None:
+def test_fit_tightens_and_merges_and_asks_about_the_finished_entry_and_the_split(tmp_path: Path) -> None:
     memory, store = _seat(tmp_path)
     index = parse_index(store.read("MEMORY.md"))
     size = len(index.raw)
-    # Each step is taken only while MEMORY.md is still over the target: ask for a little more than the
-    # trim and the merge save together, so the archive step is needed too.
-    trim_saves = plan_fit(memory, index, target=size - 1, today=DAY).steps[0].bytes_saved
-    merge_saves = plan_fit(memory, index, target=size - trim_saves - 1, today=DAY).steps[1].bytes_saved
-    plan = plan_fit(memory, index, target=size - trim_saves - merge_saves - 30, today=DAY)
-    kinds = [s.kind for s in plan.steps]
-    assert kinds == ["trim", "merge", "archive"]
-    assert [s.number for s in plan.steps] == [1, 2, 3]
-    trim_step, merge_step, archive_step = plan.steps
-    assert trim_step.files == ("deploy.md",)
+    plan = plan_fit(memory, index, target=size - 30, today=DAY)
+    assert [s.kind for s in plan.steps] == ["trim", "merge"]  # never an archive, never a split
+    assert [s.number for s in plan.steps] == [1, 2]
+    trim_step, merge_step = plan.steps
+    assert trim_step.files == () and "every fact of the entry stays" in trim_step.reason
     assert merge_step.lines == (10, 11)  # the longer wording stays, the repeat goes
-    # Only the entry the bearer marked done goes, not the older-dated or undated ones beside it.
-    assert archive_step.lines == (15,) and "line 15: done" in archive_step.reason
     assert plan.reached and plan.after <= plan.target and plan.left == ""
     assert plan.change is not None and plan.change.kind == "fit"
-    assert set(plan.change.files) == {"MEMORY.md", "deploy.md", "ARCHIVE.md"}
+    assert set(plan.change.files) == {"MEMORY.md"}  # nothing moved to deploy.md, nothing to ARCHIVE.md
     new_index = plan.change.files["MEMORY.md"].decode()
+    assert "deploy only from a clean tree to ship what was tested" in new_index  # "in order to" tightened
+    assert "ticket #4001 — done." in new_index  # the finished-looking entry stays: it is asked about
+    # Only the entry the bearer marked done is asked about, not the older-dated or undated ones beside it,
+    # with the word, where it stands and the line; the split of the long entry is asked, with what moves.
+    archive_q, split_q = plan.questions
+    assert (archive_q.kind, archive_q.lines, archive_q.evidence) == ("archive", (15,), ("done",))
+    assert archive_q.where == ("a clause opens with it",) and "ticket #4001" in archive_q.texts[0]
+    assert split_q.kind == "split" and split_q.lines == (9,)
+    assert "into deploy.md" in split_q.evidence[0] and "keeps «[Deploy](deploy.md)" in split_q.evidence[0]
+    assert split_q.said()[0].startswith("line 9: keeps «")
     assert "- [Identity](identity.md) — who I am, 2020-01-01" in new_index  # identity lines never move
     assert "> Hot index: keep it under the target." in new_index
     assert plan.problems_after <= plan.problems_before
@@ -102,8 +105,10 @@ def test_skipping_a_step_plans_the_rest_again(tmp_path: Path) -> None:
     full = plan_fit(memory, index, target=len(index.raw) - 300, today=DAY)
     without_trim = plan_fit(memory, index, target=len(index.raw) - 300, skip={1}, today=DAY)
     assert without_trim.steps[0].kind == "trim" and not without_trim.steps[0].selected
-    assert "deploy.md" not in without_trim.change.files
-    assert without_trim.after > full.after or len(without_trim.steps[-1].entry_ids) > len(full.steps[-1].entry_ids)
+    written = b"".join(data or b"" for data in without_trim.change.files.values())
+    assert b"in order to ship" in written and b"clean tree to ship" not in written  # the skipped tighten is not written
+    assert b"clean tree to ship" in b"".join(data or b"" for data in full.change.files.values())
+    assert [s.kind for s in without_trim.steps] == [s.kind for s in full.steps]  # the rest planned again
 
 
 def test_fit_says_plainly_when_the_bearer_must_judge(tmp_path: Path) -> None:

@@ -129,6 +129,32 @@ def test_the_fold_line_keeps_titles_only_while_they_fit():
     assert line.endswith(" more") and len(line.encode()) <= 320
 
 
+@pytest.mark.parametrize("links", [
+    ["link", "link", "link"],  # every link text the same generic word
+    ["here", "details", "see"],  # generic words, each different
+    ["Notes", "Notes", "Notes"],  # all alike: the titles would not tell the entries apart
+])
+def test_the_fold_line_names_entries_by_their_hook_when_link_texts_say_nothing(links):
+    hooks = ["`spt` is a sibling dual-repo", "Staging: the workers.dev URL", "[Deploy] staging is the only target"]
+    text = "## References\n" + "".join(f"- [{t}](r{n}.md) — {h}; more words.\n" for n, (t, h) in enumerate(zip(links, hooks)))
+    entries = list(parse_index(text.encode()).entries)
+    line = fold_line("References", "folded-references.md", entries)
+    assert line == ("[References](folded-references.md) — 3 entries: spt is a sibling dual-repo; Staging; "
+                    "[Deploy] staging is the only target")
+
+
+def test_the_fold_line_tells_apart_entries_that_share_a_title():
+    text = "## Log\n- `web_hmi`: ROS state from any topic\n- `web_hmi`: rename to IONIQ EV\n- `hmi_state.py`: gear map\n"
+    line = fold_line("Log", "folded-log.md", list(parse_index(text.encode()).entries))
+    assert line == "[Log](folded-log.md) — 3 entries: ROS state from any topic; rename to IONIQ EV; hmi_state.py"
+
+
+def test_the_fold_line_keeps_link_titles_that_name_their_entries():
+    text = "## S\n- [Deploy](d.md) — ship clean.\n- [link](l.md) — the one generic link here.\n- [Tests](t.md) — run all.\n"
+    line = fold_line("S", "folded-s.md", list(parse_index(text.encode()).entries))
+    assert line == "[S](folded-s.md) — 3 entries: Deploy; the one generic link here; Tests"
+
+
 def test_cjk_titles_cut_at_a_clause_mark():
     entry = parse_index("- 部署前先跑测试。否则会出错\n".encode()).entries[0]
     assert entry_title(entry) == "部署前先跑测试"

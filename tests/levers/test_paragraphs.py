@@ -293,19 +293,25 @@ def test_trimming_a_paragraph_keeps_its_lesson_as_a_paragraph_and_moves_the_rest
 
 
 @pytest.mark.parametrize("fixture", list(EPIC_FIXTURES))
-def test_fit_archives_a_long_finished_paragraph_and_never_the_identity_lines(tmp_path: Path, fixture: str) -> None:
+def test_fit_asks_about_a_long_finished_paragraph_and_never_the_identity_lines(tmp_path: Path, fixture: str) -> None:
     raw, memory, index, epic = _epics_seat(tmp_path, fixture)
-    plan = plan_fit(memory, index, target=len(raw) - 1_000, today=DAY)
-    (step,) = [s for s in plan.steps if s.kind == "archive"]
-    assert step.entry_ids == (epic.id,)  # the one entry its own words mark COMPLETED (E-230, E-231 are open)
+    needed = plan_fit(memory, index, target=len(raw) - 1_000, today=DAY)
+    assert needed.steps and "archive" not in [s.kind for s in needed.steps]  # fit never archives on its own
+    assert needed.change is not None and ARCHIVE_NAME not in needed.change.files
+    plan = plan_fit(memory, index, target=len(raw), today=DAY)  # nothing to do: what looks finished is asked
+    (question,) = [q for q in plan.questions if q.kind == "archive"]
+    assert question.entry_ids == (epic.id,)  # the one entry its own words mark COMPLETED (E-230, E-231 are open)
+    assert question.evidence == ("COMPLETED",) and question.texts[0].startswith("E-227")
+    # The bearer's answer, the archive lever on that id, moves the paragraph whole and leaves the rest.
+    change = plan_archive(memory, index, list(question.entry_ids), today=DAY)
     start, end = removal_span(index, epic)
-    assert plan.reached and plan.after == len(with_archive_pointer(raw[:start] + raw[end:]))
-    assert unkept_clauses(raw, plan.change.files) == []
-    left = parse_index(plan.change.files["MEMORY.md"])
+    assert len(change.files["MEMORY.md"]) == len(with_archive_pointer(raw[:start] + raw[end:]))
+    assert unkept_clauses(raw, change.files) == []
+    left = parse_index(change.files["MEMORY.md"])
     assert [(e.kind, e.text) for e in left.entries if ARCHIVE_POINTER not in e.text] == [
         (e.kind, e.text) for e in index.entries if e.id != epic.id]
     store = SeatStore.open(memory, state_dir=tmp_path / "state")
-    store.apply(plan.change)
+    store.apply(change)
     archived = parse_index((memory / ARCHIVE_NAME).read_bytes()).entries
     assert [e.kind for e in archived] == ["paragraph"]
     store.undo()

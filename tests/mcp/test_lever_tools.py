@@ -92,6 +92,17 @@ async def test_fit_plans_then_applies_the_steps_the_agent_keeps(tmp_path):
         assert (memory / "MEMORY.md").read_bytes() == before
 
 
+async def test_fit_names_the_questions_with_their_evidence_and_writes_none(tmp_path):
+    index = INDEX + "- The queue moved to the new broker — done\n"
+    memory, state = seat(tmp_path, index=index, **{"deploy.md": "# Deploy\n", "tests.md": "# Tests\n"})
+    async with serve(memory, state) as call:
+        error, text = await call("fit", apply=True)
+        assert not error, text
+        assert "question: archive this entry that looks finished?" in text
+        assert "line 8: done (a clause opens with it) in «- The queue moved to the new broker — done»" in text
+        assert "nothing to apply" in text and (memory / "MEMORY.md").read_text() == index
+
+
 async def test_trim_suggests_and_applies_one(tmp_path):
     memory, state = seat(tmp_path, index=INDEX, **{"deploy.md": "# Deploy\n", "tests.md": "# Tests\n"})
     tests = ids(memory)[2]
