@@ -21,7 +21,8 @@ from datetime import date
 from pathlib import Path
 
 from curator.index_model import parse_index
-from curator.levers.fit import broken_lines, plan_fit, unkept_clauses
+from curator.levers.fit import plan_fit
+from curator.levers.fit_checks import broken_lines, unkept_clauses
 from curator.levers.standing import standing_rule
 from curator.meter import Limits
 from curator.pointers import check_pointers

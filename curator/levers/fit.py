@@ -27,7 +27,6 @@ again in the same order, so what is shown is what will be written.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
@@ -37,12 +36,13 @@ from pathlib import Path
 from curator.change import Change, digest
 from curator.constants import INDEX_NAME
 from curator.errors import CuratorError
-from curator.index_model import BOM, LIST_MARKER, Entry, HotIndex, parse_index
+from curator.index_model import LIST_MARKER, Entry, HotIndex, parse_index
 from curator.levers import fold, merge, trim
 from curator.levers.finished import finished_evidence
+from curator.levers.fit_checks import well_formed
+from curator.levers.fit_folds import FoldOption, fold_option, fold_order
 from curator.levers.pointer_delta import added_problems
 from curator.levers.similarity import words_of
-from curator.levers.standing import standing_rule
 from curator.levers.text import clauses, read_optional
 from curator.pointers import check_pointers
 
@@ -51,8 +51,6 @@ MAX_MERGES = 500  # merge candidates weighed per plan
 MAX_FOLDS = 200  # folds per plan (each saves bytes, so this only bounds a pathological index)
 KINDS = ("trim", "merge", "fold")
 TEXT_CHARS = 160  # an entry's line as a question quotes it, at most
-# What no line may begin with unless it did: a piece of a sentence whose head is gone.
-_BROKEN_START = re.compile(r"^(?:→|->|=>|[)\]},;:.。，；：、])")
 
 
 @dataclass(frozen=True)
@@ -226,23 +224,6 @@ def _quoted(entry: Entry) -> str:
     return line if len(line) <= TEXT_CHARS else line[: TEXT_CHARS - 1].rstrip() + "…"
 
 
-def well_formed(old: str, new: str) -> bool:
-    """``new`` (an entry's rewritten text) keeps the shape of ``old``: the same list marker, and no
-    line starts with a piece of a sentence (an arrow, a closing bracket, punctuation) that did not."""
-    old_lines, new_lines = old.split("\n"), new.split("\n")
-    if len(old_lines) != len(new_lines):
-        return False
-    for before, after in zip(old_lines, new_lines):
-        lead_before, lead_after = LIST_MARKER.match(before), LIST_MARKER.match(after)
-        if (lead_before.group(0) if lead_before else "") != (lead_after.group(0) if lead_after else ""):
-            return False
-        body_before = before[lead_before.end() if lead_before else 0:].lstrip()
-        body_after = after[lead_after.end() if lead_after else 0:].lstrip()
-        if _BROKEN_START.match(body_after) and not _BROKEN_START.match(body_before):
-            return False
-    return True
-
-
 def _split_evidence(entry: Entry, kept: str, detail: str) -> str:
     """What a split would keep and move, in the bearer's words (each cut at TEXT_CHARS)."""
     first = entry.text.partition("\n")[0]
@@ -257,62 +238,6 @@ def _split_evidence(entry: Entry, kept: str, detail: str) -> str:
 
     lead = LIST_MARKER.match(kept)
     return f"keeps «{short(kept[lead.end() if lead else 0:])}», moves «{short(moved)}» into {detail}"
-
-
-@dataclass(frozen=True)
-class _FoldOption:
-    """A facet fit may fold: without the entries that state a standing rule (they stay where they stand)."""
-
-    facet: fold.Facet
-    ids: tuple[str, ...]  # what folds
-    rules: tuple[tuple[Entry, str], ...]  # (entry, its rule word) that stay
-
-    def saving(self, memory_dir: Path, index: HotIndex, taken: Mapping[str, bytes | None]) -> int:
-        """About what the fold saves (the entries' bytes less its line), to choose by before planning it."""
-        folding = [index.entry(i) for i in self.ids]
-        name = fold.detail_name(memory_dir, self.facet.name, taken)
-        line = fold.fold_line(self.facet.name, name, folding)
-        return self.facet.nbytes - sum(e.nbytes for e, _w in self.rules) - len(line.encode("utf-8")) - 3
-
-    def plan(self, memory_dir: Path, index: HotIndex, overrides: Mapping[str, bytes | None]) -> Change:
-        if not self.rules:
-            return self.facet.plan(memory_dir, index, overrides=overrides)
-        return fold.plan_fold(memory_dir, index, ids=self.ids, facet=self.facet.name, overrides=overrides)
-
-
-def _fold_option(index: HotIndex, facet: fold.Facet) -> _FoldOption | None:
-    """The facet as fit may fold it (None: with its rules kept, too little or a table row is left)."""
-    entries = [index.entry(i) for i in facet.entry_ids]
-    rules = tuple((e, w) for e in entries for w in [standing_rule(e.text, e.section)] if w)
-    if not rules:
-        return _FoldOption(facet, facet.entry_ids, ())
-    held = {e.id for e, _w in rules}
-    rest = [e for e in entries if e.id not in held]
-    if len(rest) < fold.MIN_FACET or any(e.kind == "row" for e in rest):
-        return None
-    return _FoldOption(facet, tuple(e.id for e in rest), rules)
-
-
-def fold_order(options: list[_FoldOption], saving: Mapping[fold.Facet, int], need: int) -> list[_FoldOption]:
-    """The options in the order to try them, the best first: the smallest facet that alone saves
-    ``need`` bytes, unless facets that each save less reach it together moving fewer bytes (the
-    largest of them first, and the next round goes on); then the rest, the largest first."""
-    by_size = sorted(options, key=lambda o: (-saving[o.facet], o.facet.name))
-    reaching = [o for o in by_size if saving[o.facet] >= need]
-    smallest = reaching[-1] if reaching else None
-    together, fill = 0, []
-    used: set[str] = set()
-    for option in by_size:  # the largest first, never two that share an entry
-        if saving[option.facet] >= need or used & set(option.ids):
-            continue
-        fill.append(option)
-        used |= set(option.ids)
-        together += saving[option.facet]
-        if together >= need:
-            break
-    fills = together >= need and (smallest is None or together < saving[smallest.facet])
-    first = fill[0] if fills else smallest
-    return ([first] if first else []) + [o for o in by_size if o is not first]
 
 
 def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, skip: Iterable[int] = (),
@@ -442,13 +367,13 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
         for facet in fold.facets(current):
             if (facet.kind, facet.name) in stepped:
                 continue
-            option = _fold_option(current, facet)
+            option = fold_option(current, facet)
             if option is None:
                 stepped.add((facet.kind, facet.name))
                 left_out.append(f"fold {facet.name}: it holds standing rules, and without them too little is left")
                 continue
             options.append(option)
-        chosen_fold: tuple[_FoldOption, Change] | None = None
+        chosen_fold: tuple[FoldOption, Change] | None = None
         saving = {o.facet: o.saving(memory_dir, current, state.files) for o in options}
         for option in fold_order(options, saving, need):
             facet = option.facet
@@ -515,49 +440,3 @@ def plan_fit(memory_dir: str | Path, index: HotIndex, *, target: int = 17_000, s
     return FitPlan(target, len(index.raw), len(state.index.raw), tuple(steps), whole, tuple(left_out),
                    before_report.problem_count, before_report.problem_count if after is None else after,
                    tuple((e.line, e.nbytes) for e in largest), tuple(questions), protected_bytes(index))
-
-
-# -- verification (for tests and the command's own report) ---------------------------------------------
-
-_DESTINATION = re.compile(r"\]\([^)]*\)")
-
-
-def _plain(text: str) -> str:
-    """Whitespace-normalised text with link destinations cut (a moved link may be rebased)."""
-    return " ".join(_DESTINATION.sub("]()", text).split())
-
-
-def broken_lines(before: bytes, after: bytes) -> list[str]:
-    """MEMORY.md lines of ``after`` that ``before`` did not have and that start with a piece of a
-    sentence (an arrow, a closing bracket, punctuation) after their list marker. Empty: none."""
-    old = set(before.removeprefix(BOM).decode("utf-8", "replace").splitlines())
-    out = []
-    for line in after.removeprefix(BOM).decode("utf-8", "replace").splitlines():
-        marker = LIST_MARKER.match(line)
-        if line not in old and _BROKEN_START.match(line[marker.end() if marker else 0:].lstrip()):
-            out.append(line)
-    return out
-
-
-def unkept_clauses(before: bytes, files_after: dict[str, bytes | None]) -> list[str]:
-    """Clauses of MEMORY.md's removed or changed lines that no live memory file holds verbatim
-    (link destinations aside: moving text rebases them; a lesson mark such as `` → `` parts two
-    clauses, as a split does; a tighten's fixed rewording of filler counts as the clause). Empty:
-    nothing was lost."""
-    old_lines = before.removeprefix(BOM).decode("utf-8", "replace").splitlines()
-    new_index = (files_after.get(INDEX_NAME) or b"").removeprefix(BOM).decode("utf-8", "replace")
-    kept = set(new_index.splitlines())
-    live = "\n".join(_plain((data or b"").decode("utf-8", "replace")) for data in files_after.values())
-    missing = []
-    for line in old_lines:
-        if line in kept or not line.strip():
-            continue
-        body = merge.LIST_MARKER.sub("", line.strip(), count=1)
-        for clause in clauses(body):
-            # A split keeps the lesson from its mark on ("story → fix"): each side is a clause of its own.
-            for part in trim.LESSON_MARK.split(clause):
-                said = part.strip()
-                # A tighten's fixed rewording (trim proves it keeps every fact) keeps the clause too.
-                if said and _plain(said) not in live and _plain(trim._tighten(said)) not in live:
-                    missing.append(said)
-    return missing

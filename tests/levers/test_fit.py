@@ -12,7 +12,8 @@ import pytest
 
 from curator.cli import main
 from curator.index_model import parse_index
-from curator.levers.fit import plan_fit, unkept_clauses
+from curator.levers.fit import plan_fit
+from curator.levers.fit_checks import unkept_clauses
 from curator.store import SeatStore
 from tests.support.paths import CORPUS
 

@@ -12,7 +12,8 @@ import pytest
 from curator.cli import main
 from curator.index_model import parse_index
 from curator.levers.finished import finished_evidence
-from curator.levers.fit import broken_lines, plan_fit, unkept_clauses, well_formed
+from curator.levers.fit import plan_fit
+from curator.levers.fit_checks import broken_lines, unkept_clauses, well_formed
 from curator.levers.fold import facets as fold_facets
 from curator.levers.standing import standing_rule
 from curator.pointers import check_pointers

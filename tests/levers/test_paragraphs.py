@@ -12,7 +12,8 @@ import pytest
 
 from curator.index_model import BOM, parse_index
 from curator.levers.archive import ARCHIVE_NAME, ARCHIVE_POINTER, plan_archive, plan_restore, with_archive_pointer
-from curator.levers.fit import plan_fit, unkept_clauses
+from curator.levers.fit import plan_fit
+from curator.levers.fit_checks import unkept_clauses
 from curator.levers.merge import MergeRefused, dropped_words, merged_entry_text, plan_merge
 from curator.levers.placement import removal_span
 from curator.levers.similarity import words_of
