@@ -44,7 +44,10 @@ async def settle(app, pilot) -> None:
     """Until the app says it is idle (every screen's ``is_settled``), then cursor blink off."""
     while True:
         await pilot.pause()
-        await app.workers.wait_for_complete()
+        # Every worker but the fleet panel's disk watch, which runs as long as the panel is there.
+        working = [w for w in app.workers if w.group != "fleet-watch"]
+        if working:
+            await app.workers.wait_for_complete(working)
         await pilot.pause()
         if all(getattr(s, "is_settled", lambda: True)() for s in app.screen_stack):
             break
