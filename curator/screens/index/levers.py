@@ -4,7 +4,6 @@ through the seat store. Nothing here writes a file itself; the screen hears ``Ch
 from __future__ import annotations
 
 import difflib
-from pathlib import Path
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -14,9 +13,10 @@ from curator.change import Change
 from curator.constants import INDEX_NAME
 from curator.errors import ConflictError, CuratorError
 from curator.fsio import read_bytes
-from curator.meter import Limits, Meter
+from curator.meter import Meter
 from curator.screens.change_words import reworded, with_emptied_warning
 from curator.screens.dialogs import ConfirmDialog
+from curator.screens.index.host import ScreenParts
 from curator.widgets.archive_panel import ArchiveTable
 from curator.widgets.byte_meter import ZONE_WORDS
 from curator.widgets.entries_table import EntriesTable
@@ -31,27 +31,11 @@ if TYPE_CHECKING:
     from curator.levers.trim_selection import SelectionTrim
 
 
-class LeverHost(Protocol):
-    """What the lever flows use of the index screen, so they need not import it."""
+class LeverHost(ScreenParts, Protocol):
+    """What the lever flows use of the index screen beyond every flow's parts, so they need not import it."""
 
-    memory_dir: Path
-    limits: Limits
-    store: Any  # the seat store, None when the seat could not be opened
-
-    @property
-    def app(self) -> Any: ...
-    @property
-    def dirty(self) -> bool: ...
-    @property
-    def editor(self) -> Any: ...
-    @property
-    def panels(self) -> Any: ...
-    def query_one(self, selector: Any, expect_type: Any = None) -> Any: ...
     def show_disk_text(self, text: str, *, keep_place: bool = False) -> None: ...
     def action_tab(self, tab: str) -> None: ...
-    def set_status(self, message: str, style: str = "", *, lasting: bool = False) -> None: ...
-    def change_applied(self, event: ChangeApplied) -> None: ...
-    def key(self, action_id: str) -> str: ...
     def reading_of(self, raw: bytes) -> Meter: ...
 
 
@@ -207,7 +191,7 @@ class LeverFlows:
         from curator.levers.trim import plan_trim
 
         suggestion = self.screen.query_one(TrimTable).suggestion()
-        if self.pick(TrimTable, "trim", suggestion, "Pick a suggestion in the Trim panel, then press t."):
+        if self.pick(TrimTable, "trim", suggestion, "Pick a suggestion in the Trim panel, then press t.") and suggestion is not None:
             memory_dir = self.screen.memory_dir
             self.run("trim", lambda index: plan_trim(memory_dir, index, suggestion.entry_id, kind=suggestion.kind))
 
@@ -247,7 +231,7 @@ class LeverFlows:
             self.app.notify("Nothing to restore: ARCHIVE.md is empty or not created yet.", markup=False)
             return
         hit = table.hit()
-        if self.pick(ArchiveTable, "archive", hit, "Pick an archived entry in the Archive panel, then press r."):
+        if self.pick(ArchiveTable, "archive", hit, "Pick an archived entry in the Archive panel, then press r.") and hit is not None:
             memory_dir = self.screen.memory_dir
             self.run("restore", lambda index: plan_restore(memory_dir, index, hit[0]))
 
@@ -300,7 +284,8 @@ class LeverFlows:
 
     def preview(self, change: Change, index: HotIndex, refused: list[str], listing: Sequence[Content] = ()) -> Content:
         """Bytes saved, the meter after, warnings, and the whole diff of every file the change writes."""
-        screen = self.screen
+        screen, store = self.screen, self.screen.store
+        assert store is not None  # a plan is made only with the seat open (disk_index)
         after = screen.reading_of((change.files[INDEX_NAME] if INDEX_NAME in change.files else index.raw) or b"")
         before = screen.reading_of(index.raw)
         lines = [
@@ -320,8 +305,8 @@ class LeverFlows:
             lines.append(verbatim(f"warning: {warning}", "$warning"))
         for name in change.names:
             new = change.files[name]
-            old = index.raw if name == INDEX_NAME else (read_bytes(screen.store.path_of(name))
-                                                         if screen.store.exists(name) else b"")
+            old = index.raw if name == INDEX_NAME else (read_bytes(store.path_of(name))
+                                                         if store.exists(name) else b"")
             diff = "".join(difflib.unified_diff(
                 old.decode("utf-8", "replace").splitlines(True),
                 (new or b"").decode("utf-8", "replace").splitlines(True),
@@ -330,8 +315,10 @@ class LeverFlows:
         return Content("\n").join(lines)
 
     def apply(self, change: Change, note: str = "") -> None:
+        store = self.screen.store
+        assert store is not None  # a plan is made only with the seat open (disk_index)
         try:
-            self.screen.store.apply(change)
+            store.apply(change)
         except ConflictError as err:
             self.app.notify(str(err), title="Not applied: changed on disk", severity="error", markup=False, timeout=10)
             return

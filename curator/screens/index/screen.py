@@ -213,7 +213,7 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         if self._levers is None:
             from curator.screens.index.levers import LeverFlows
 
-            self._levers = LeverFlows(self)  # type: ignore[arg-type]  # LeverHost.query_one is one Any signature, not Textual's overloads
+            self._levers = LeverFlows(self)
         return self._levers
 
     _levers: LeverFlows | None = None
