@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from curator import markdown
+from curator import markdown, reparse
 from curator.markdown import Link
 
 BOM = b"\xef\xbb\xbf"
@@ -235,7 +235,7 @@ def paragraph_entries(lines: tuple[Line, ...], start: int, end: int, *, preamble
 def parse_index(raw: bytes) -> HotIndex:
     lines, errors = split_lines(raw)
     text = "\n".join(line.text for line in lines) + ("\n" if lines else "")
-    tokens = markdown.parse(text)
+    tokens = reparse.parse(text)  # derived from the last parse when an edit allows
     links = tuple(markdown.links_in_tokens(tokens))
     headings = tuple(markdown.headings_in_tokens(tokens))
 

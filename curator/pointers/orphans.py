@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from functools import lru_cache
 from collections.abc import Iterable, Mapping
 
 from curator.constants import ARCHIVE_NAME, IDENTITY_NAME, INDEX_NAME
@@ -23,7 +24,7 @@ NOT_MEMORY_PREFIXES = ("license-", "licence-", "license_", "licence_")
 # A bare file name: what ends in .md, a snake_case word, or a whole code span / parenthesis.
 _MD_END = re.compile(r"\.(?:md|markdown)(?![\w-])", re.IGNORECASE)
 _SEPARATORS = "\\s`'\"()\\[\\]{}<>|,;!?*=，。；：、（）「」『』【】《》"
-_TOKEN_START = re.compile(f"[{_SEPARATORS}][^{_SEPARATORS}]*$")
+_WORD_BACKWARDS = re.compile(f"[^{_SEPARATORS}]*")  # matched on the text before ".md", reversed
 _SNAKE = re.compile(r"(?<![\w./-])[A-Za-z0-9][\w-]*_[\w-]*[A-Za-z0-9](?![\w/-]|\.\w)")
 _WRAPPED = re.compile(r"`([^`\s]{2,200})`|\(([^()\s]{2,200})\)")
 _NAME_LIKE = re.compile(r"[-_./\d]")
@@ -36,8 +37,8 @@ def bare_names(text: str) -> tuple[str, ...]:
     found: set[str] = set()
     for match in _MD_END.finditer(text):
         lo = max(0, match.start() - MAX_NAME)
-        start = _TOKEN_START.search(text, lo, match.start())
-        word = text[start.start() + 1 if start else lo:match.end()]
+        before = _WORD_BACKWARDS.match(text[lo:match.start()][::-1])  # back to the last separator
+        word = text[match.start() - (before.end() if before else 0):match.end()]
         found.add(word.rpartition(":")[2] if "://" not in word else "")
     found.update(_SNAKE.findall(text))
     for code, paren in _WRAPPED.findall(text):
@@ -45,6 +46,13 @@ def bare_names(text: str) -> tuple[str, ...]:
         found.add(code or (paren if _NAME_LIKE.search(paren) else ""))
     found.discard("")
     return tuple(found)
+
+
+@lru_cache(maxsize=2)
+def bare_names_among(docs: frozenset[str], home: tuple[str, ...]) -> BareNames:
+    """The same files, the same answers: a write to MEMORY.md keeps the memory dir's files, so the
+    next check reuses what each bare word named (bench/bench_mcp.md)."""
+    return BareNames(docs, home)
 
 
 def is_memory(name: str) -> bool:
@@ -66,12 +74,19 @@ class BareNames:
         self.home = tuple(home)  # the memory dir's own path, by parts: where a written folder may lead
         self.base: dict[str, list[str]] = {}
         self.stem: dict[str, list[str]] = {}
+        self._found: dict[tuple[str, str], str | None] = {}  # (source, word) -> target: words repeat
         for name in self.docs:
             base = posixpath.basename(name)
             self.base.setdefault(base, []).append(name)
             self.stem.setdefault(posixpath.splitext(base)[0], []).append(name)
 
     def target(self, source: str, word: str) -> str | None:
+        key = (source, word)
+        if key not in self._found:
+            self._found[key] = self._target(source, word)
+        return self._found[key]
+
+    def _target(self, source: str, word: str) -> str | None:
         word = word.split("#", 1)[0].lstrip("@").rstrip(".:")
         if not word or "://" in word:
             return None
