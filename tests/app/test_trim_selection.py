@@ -132,3 +132,26 @@ async def test_with_no_entry_to_select_t_goes_to_the_trim_panel_as_before(tmp_pa
         await pilot.press("t")
         await settle(app, pilot)
         assert app.screen.panels.active == "trim"
+
+
+async def test_an_agent_writing_while_the_preview_is_open_keeps_its_line_and_nothing_is_trimmed(tmp_path):
+    """Between the preview and its y, the seat's agent appends to MEMORY.md: the trim is refused,
+    the agent's line stays, no detail file is written, and the app says why."""
+    seat = trim_seat(tmp_path)
+    async with CuratorApp(seat, state_dir=tmp_path / "state").run_test(size=SIZE) as pilot:
+        app = pilot.app
+        await settle(app, pilot)
+        put_cursor_on(app, "parser's hot path", focus=True)
+        await pilot.press("S", "t")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        with open(seat / "MEMORY.md", "a", encoding="utf-8") as index:
+            index.write("- the agent's own line, written meanwhile\n")
+        theirs = files(seat)
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert files(seat) == theirs
+        shown = " ".join(str(w.render()) for w in app.screen.query("#status"))
+        notes = " ".join(str(n.message) for n in app._notifications)
+        assert "changed on disk" in (shown + notes).lower(), shown + notes
+        assert app.screen.editor.text.endswith("written meanwhile\n") or "reload" in (shown + notes).lower()
