@@ -62,17 +62,23 @@ class Analysis:
         lines.update(e.line for e in self.pointers.escapes if e.file == INDEX_NAME)
         return frozenset(lines)
 
+    @cached_property
+    def _question_lines(self) -> frozenset[int]:
+        return frozenset(p.line for p in self.pointers.probable if p.file == INDEX_NAME)
+
 
 def entry_pointer_state(analysis: Analysis, entry: Entry) -> str:
-    """"dangling" if one of the entry's file/anchor/wikilink pointers is broken (a probable wikilink
-    typo too) or escapes the memory dir, "ok" if it has pointers and none is, "none" if it has no
-    pointer at all. A wikilink to a memory not written yet is "ok": it is information."""
+    """"dangling" if one of the entry's file/anchor/wikilink pointers is broken or escapes the memory
+    dir, "probable" if a wikilink is probably another file's name respelled (a question for the
+    bearer, as in the Pointers panel), "ok" if it has pointers and none is either, "none" if it has
+    no pointer at all. A wikilink to a memory not written yet is "ok": it is information."""
     if not entry.pointers:
         return "none"
-    problems = analysis._problem_lines
     checked = any(link.kind in ("file", "anchor", "wiki") for link in entry.pointers)
-    if checked and any(entry.line <= line <= entry.end_line for line in problems):
+    if checked and any(entry.line <= line <= entry.end_line for line in analysis._problem_lines):
         return "dangling"
+    if any(entry.line <= line <= entry.end_line for line in analysis._question_lines):
+        return "probable"
     return "ok"
 
 

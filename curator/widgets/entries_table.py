@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 SORTS = ("line", "bytes", "section", "pointers")
 SORT_ARROWS = {"line": "↑", "bytes": "↓", "section": "↑", "pointers": "!"}  # which way each sort runs
-POINTER_STYLES = {"ok": "$success", "none": "dim", "dangling": "bold $error", "escape": "bold $error"}
+POINTER_STYLES = {"ok": "$success", "none": "dim", "dangling": "bold $error", "escape": "bold $error",
+                  "probable": "$warning"}
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class EntryRow:
     section: str
     nbytes: int
     share: float  # fraction of the target budget
-    pointers: str  # "ok" | "none" | "dangling" | "escape" | …
+    pointers: str  # "ok" | "none" | "dangling" | "probable" (see analysis.entry_pointer_state)
     text: str
     link: str = ""  # the first pointer on the entry's first line: what Enter selects in the editor
     details: tuple[str, ...] = ()  # "file · type · description" of each linked file that declares any

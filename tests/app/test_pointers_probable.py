@@ -44,3 +44,14 @@ async def test_a_respelled_wikilink_is_a_question_row_that_leads_to_its_line(tmp
         await pilot.press("x")  # the editor focused: a key is text, as everywhere
         await pilot.pause()
         assert editor.text.count("x") == INDEX.count("x") + 1
+
+
+async def test_the_entry_with_the_respelled_wikilink_says_probable_in_the_entries_panel(tmp_path: Path) -> None:
+    """Not "ok": the entry holds a question for the bearer, as its Pointers row does."""
+    app = CuratorApp(seat(tmp_path))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        table = app.screen.query_one("#entries-table", DataTable)
+        shown = rows(table)
+        assert any(" probable " in row and "[[feedback-no-tls]]" in row for row in shown), shown
+        assert any(" ok " in row and "[TLS]" in row for row in shown), shown
