@@ -155,9 +155,14 @@ def _check_wikilink(report: PointerReport, source: str, link: Link, wiki: WikiNa
         # Probably that file: it is reached (no orphan), and the bearer is asked, not told it is broken.
         if meant.file in docs:
             edges[source].add(meant.file)
-        heading = f"#{link.anchor}" if link.anchor else ""
-        report.probable.append(Probable(source, link.line, f"[[{link.target}]]", meant.file,
-                                        f"[[{meant.spelling}{heading}]]", meant.why))
+        heading, why = link.anchor, meant.why
+        if heading and meant.file in docs and not _anchors(anchors, docs, meant.file).has_heading(heading):
+            # The respelling alone would still not resolve: say so, with the heading it probably means.
+            guess = _anchors(anchors, docs, meant.file).suggest_heading(heading)
+            why += f"; it has no heading '{heading}'" + (f", probably '{guess}'" if guess else "")
+            heading = guess or heading
+        spelling = f"[[{meant.spelling}#{heading}]]" if heading else f"[[{meant.spelling}]]"
+        report.probable.append(Probable(source, link.line, f"[[{link.target}]]", meant.file, spelling, why))
         return
     if target in docs:
         edges[source].add(target)

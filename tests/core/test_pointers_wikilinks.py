@@ -139,3 +139,19 @@ def test_a_bare_name_inside_a_longer_name_or_another_folder_names_nothing(tmp_pa
     assert report.named_only == ["deploy.md"]
     named = write(tmp_path / "other", {"MEMORY.md": "- see `.claude/memory/deploy.md`\n", "deploy.md": "# d\n"})
     assert check_pointers(named).orphans == ["deploy.md"]  # this dir is not .claude/memory
+
+
+def test_a_respelled_link_to_a_heading_the_file_lacks_says_so_with_the_heading_it_probably_means(
+        tmp_path: Path) -> None:
+    memory = seat(tmp_path, "- [TLS](feedback_no_tls.md)\n- [[feedback-no-tls#Why it matter]] and "
+                            "[[feedback-no-tls#How to apply]] and [[feedback-no-tls#Nowhere near]]\n",
+                  **{"feedback_no_tls.md": "---\nname: no-tls\n---\n# x\n## Why it matters\n## How to apply\n"})
+    report = check_pointers(memory)
+    asked = {p.target: (p.spelling, p.why) for p in report.probable}
+    spelling, why = asked["[[feedback-no-tls#Why it matter]]"]
+    assert spelling == "[[no-tls#Why it matters]]" and why.endswith("it has no heading 'Why it matter', probably "
+                                                                    "'Why it matters'")
+    spelling, why = asked["[[feedback-no-tls#How to apply]]"]
+    assert spelling == "[[no-tls#How to apply]]" and "no heading" not in why
+    spelling, why = asked["[[feedback-no-tls#Nowhere near]]"]
+    assert spelling == "[[no-tls#Nowhere near]]" and why.endswith("it has no heading 'Nowhere near'")
