@@ -1,10 +1,7 @@
 """A seat script an earlier seat-curator wrote is OUTDATED, not DIVERGENT: plain ``provision`` writes
 this version over it (owner and mode kept) and the fleet's provisioning does not stop. A hand edit
-(one byte, or a literal's value) stays DIVERGENT and still refuses.
-
-The earlier generations are real ones from this repository's history, in tests/data/prior_generations
-(``git show <commit>:generators/scripts/<name>``, as committed: the test fills in the seat's literals).
-"""
+(one byte, or a literal's value) stays DIVERGENT and still refuses. The earlier generations are real
+ones from this repository's history (tests.support.prior_scripts)."""
 
 from __future__ import annotations
 
@@ -19,24 +16,13 @@ from curator.cli import main
 from generators import composer, layout
 from generators.manifest import load_manifest
 from tests.support.fleets import KIMI, OPENCODE, tree_bytes, write_fleet
-
-PRIOR = Path(__file__).parent.parent / "data" / "prior_generations"
-HOOK_71C2C7F = PRIOR / "identity_anchor_hook.71c2c7f.py.txt"  # the hook as it first served Claude Code too
-WAKE_ECC5401 = PRIOR / "write_wake_envelope.ecc5401.py.txt"  # the wake-envelope script as first committed
-LITERAL = re.compile(rb"^(\w+) = .*  # seat-curator:literal$", re.MULTILINE)
+from tests.support.prior_scripts import HOOK_71C2C7F, WAKE_ECC5401, as_emitted_for, make_outdated
 
 
 def run(capsys, *argv):
     code = main(list(argv))
     out, err = capsys.readouterr()
     return code, out, err
-
-
-def as_emitted_for(source: bytes, current: bytes) -> bytes:
-    """An earlier script's source with its literals filled as seat-curator fills them for this seat
-    (the values of the seat's current script, line for line)."""
-    values = {m.group(1): m.group(0) for m in LITERAL.finditer(current)}
-    return LITERAL.sub(lambda m: values[m.group(1)], source)
 
 
 @pytest.fixture
@@ -60,9 +46,7 @@ def test_an_earlier_generation_plans_outdated_and_plain_provision_writes_this_ve
     manifest, hook, wake = seats
     script = hook if earlier == HOOK_71C2C7F else wake
     current = script.read_bytes()
-    old = as_emitted_for(earlier.read_bytes(), current)
-    assert old != current
-    script.write_bytes(old)
+    assert make_outdated(script, earlier) != current
     os.chmod(script, 0o750)  # the resident's mode (and owner) on the file: the rewrite keeps them
     if os.geteuid() == 0:
         os.chown(script, 4321, 4321)
@@ -93,7 +77,7 @@ def test_an_earlier_generation_plans_outdated_and_plain_provision_writes_this_ve
 
 def test_provision_json_reports_updated(seats, capsys):
     manifest, hook, _ = seats
-    hook.write_bytes(as_emitted_for(HOOK_71C2C7F.read_bytes(), hook.read_bytes()))
+    make_outdated(hook)
     code, out, _ = run(capsys, "provision", "--fleet", str(manifest), "--json")
     assert code == 0
     art = artifact_json(out, hook)
@@ -103,7 +87,7 @@ def test_provision_json_reports_updated(seats, capsys):
 def test_the_composer_writes_an_outdated_script_through_the_guarded_replace(seats):
     manifest, hook, _ = seats
     current = hook.read_bytes()
-    hook.write_bytes(as_emitted_for(HOOK_71C2C7F.read_bytes(), current))
+    make_outdated(hook)
     fleet = load_manifest(manifest)
     art = next(a for a in composer.plan_fleet(fleet, KIMI)[0].artifacts if a.path == hook)
     assert art.status == composer.OUTDATED and art.repair is None and art.update is not None
@@ -139,8 +123,7 @@ def test_a_hand_edit_stays_divergent_and_provision_still_refuses(seats, capsys, 
 
 def test_an_outdated_script_is_not_written_while_another_file_diverges(seats, capsys):
     manifest, hook, wake = seats
-    old = as_emitted_for(HOOK_71C2C7F.read_bytes(), hook.read_bytes())
-    hook.write_bytes(old)
+    old = make_outdated(hook)
     wake.write_bytes(wake.read_bytes() + b"# a hand edit\n")
     before = tree_bytes(manifest.parent)
     code, _, err = run(capsys, "provision", "--fleet", str(manifest))
