@@ -64,8 +64,8 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
         raise divergent_error(fresh, only=blocking)
     pending = [art for plan in fresh for art in plan.artifacts if art.status == PENDING]
     outdated = [art for plan in fresh for art in plan.outdated() if art.update is not None]
-    for art in outdated:
-        art.adoption = art.update  # this version over the earlier one: planned bytes re-checked, exchanged, verified
+    for script in outdated:
+        script.adoption = script.update  # this version over the earlier one: planned bytes re-checked, exchanged, verified
     adopting = [art for plan in fresh for art in plan.artifacts if art.status == DIVERGENT] + outdated
     for to_create in pending:
         to_create.planned.content  # render (and schema-check) everything before the first write
