@@ -13,7 +13,10 @@ class ArtifactStatus(StrEnum):
 
     DIVERGENT = "DIVERGENT"  # a fleet-owned file drifted, or its path is unsafe: provision refuses
     PENDING = "PENDING"  # absent; provision will create it
+    # a script an earlier seat-curator wrote (generators.prior_generations): provision writes this version
+    OUTDATED = "OUTDATED"
     CREATED = "CREATED"  # written by the provision run that reports it
+    UPDATED = "UPDATED"  # an OUTDATED script the provision run that reports it wrote this version of
     ADOPTED = "ADOPTED"  # an existing file this provision --adopt run added the owned keys to
     REPAIRED = "REPAIRED"  # an existing file this provision --repair run rewrote the owned values of
     KEPT = "KEPT"  # a file the manifest says the resident keeps by hand: never written, blocks nothing

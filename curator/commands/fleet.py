@@ -1,7 +1,8 @@
 """Fleet commands: init-fleet, plan, provision, set-aside (the workspace composer from the shell).
 
-Exit codes for ``plan`` tell CI what it found: 0 everything MATCH, 2 files PENDING (to create), 3
-something DIVERGENT, 1 an error. ``provision`` exits 3 on divergence and writes nothing; it exits 0
+Exit codes for ``plan`` tell CI what it found: 0 everything MATCH, 2 files to write (PENDING: to
+create; OUTDATED: an earlier seat-curator's script, to write this version of), 3 something DIVERGENT,
+1 an error. ``provision`` exits 3 on divergence and writes nothing; it exits 0
 only when the plan after writing is clean.
 """
 
@@ -152,13 +153,14 @@ def _print(plans: list[composer.ResidentPlan], as_json: bool, *, done: bool = Fa
                     sys.stdout.write(_indented(art.repair.diff))
                 else:
                     sys.stdout.write(_indented(art.diff))
-            elif art.status == composer.KEPT:
+            elif art.status in (composer.KEPT, composer.OUTDATED, composer.UPDATED):
                 print(f"            {art.reason}")
     # A plan's absent files are PENDING (to create); provision reports the ones it wrote as CREATED.
     statuses = (composer.MATCH, composer.CREATED if done else composer.PENDING, composer.DIVERGENT)
     counts = [f"{sum(a.status == s for p in plans for a in p.artifacts)} {s}" for s in statuses]
-    kept = sum(a.status == composer.KEPT for p in plans for a in p.artifacts)
-    counts += [f"{kept} KEPT"] if kept else []
+    for status in (composer.UPDATED if done else composer.OUTDATED, composer.KEPT):  # named only when present
+        found = sum(a.status == status for p in plans for a in p.artifacts)
+        counts += [f"{found} {status}"] if found else []
     adoptable = sum(a.adoption is not None and a.status == composer.DIVERGENT for p in plans for a in p.artifacts)
     repairable = sum(a.repair is not None and a.status == composer.DIVERGENT for p in plans for a in p.artifacts)
     adopted = sum(a.status == composer.ADOPTED for p in plans for a in p.artifacts)

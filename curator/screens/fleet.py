@@ -35,7 +35,7 @@ from curator.widgets.verbatim import verbatim
 from curator.screens.fleet_watching import WatchesFleetFiles, reads_of
 from curator.screens.worker_errors import ReportsWorkerErrors
 from curator.fleet_watch import watch_set
-from generators.composer import DIVERGENT, KEPT, MATCH, PENDING, ResidentPlan
+from generators.composer import DIVERGENT, KEPT, MATCH, OUTDATED, PENDING, ResidentPlan
 from generators.manifest import Fleet
 
 
@@ -191,7 +191,7 @@ class FleetScreen(ReportsWorkerErrors, WatchesFleetFiles):
 
     def show_counts(self) -> None:
         statuses = [a.status for p in self.plans for a in p.artifacts]
-        shown = (MATCH, PENDING, DIVERGENT) + ((KEPT,) if KEPT in statuses else ())
+        shown = (MATCH, PENDING, DIVERGENT) + tuple(s for s in (OUTDATED, KEPT) if s in statuses)  # those when present
         self.set_status(f"{len(self.plans)} residents · "
                         + " · ".join(f"{statuses.count(s)} {s}" for s in shown),
                         "$error" if DIVERGENT in statuses else "")

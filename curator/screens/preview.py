@@ -30,7 +30,7 @@ from curator.widgets.keymap import bindings
 from curator.widgets.tables import fill
 from curator.widgets.verbatim import verbatim
 from curator.screens.worker_errors import ReportsWorkerErrors
-from generators.composer import ADOPTED, CREATED, DIVERGENT, MATCH, PENDING
+from generators.composer import ADOPTED, CREATED, DIVERGENT, MATCH, OUTDATED, PENDING, UPDATED
 
 if TYPE_CHECKING:
     from textual.binding import Binding
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from generators.composer.plan import Artifact, ResidentPlan
     from generators.fleet_model import Fleet
 
-ORDER = {DIVERGENT: 0, PENDING: 1, MATCH: 2}  # what needs a decision first
+ORDER = {DIVERGENT: 0, PENDING: 1, OUTDATED: 2, MATCH: 3}  # what needs a decision first
 
 
 def short_where(plan: ResidentPlan, artifact: Artifact) -> tuple[str, str]:
@@ -131,7 +131,7 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
 
     def counts(self) -> dict[str, int]:
         statuses = [a.status for _, a in self.rows]
-        return {s: statuses.count(s) for s in (MATCH, PENDING, DIVERGENT)}
+        return {s: statuses.count(s) for s in (MATCH, PENDING, OUTDATED, DIVERGENT)}
 
     def adoptable(self) -> list:
         return [a for _, a in self.rows if a.status == DIVERGENT and getattr(a, "adoption", None) is not None]
@@ -141,7 +141,7 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
         adoptable = len(self.adoptable())
         repairable = any(a.repair is not None for _plan, a in self.rows)
         verdict = self.query_one("#preview-verdict", Static)
-        ready = not counts[DIVERGENT] and bool(counts[PENDING])
+        ready = not counts[DIVERGENT] and bool(counts[PENDING] + counts[OUTDATED])
         self.query_one("#apply", Button).disabled = not ready
         adopt = self.query_one("#adopt", Button)
         adopt.set_class(not adoptable, "hidden")
@@ -163,6 +163,14 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
                 (f"ADOPTABLE: {adoptable} existing file(s) lack the fleet's owned keys. ", "bold $warning"),
                 "a adds them and keeps every other byte (the diff below), and writes what is "
                 f"{PENDING}; or x sets a file aside.",
+            ))
+        elif ready and counts[OUTDATED]:
+            verdict.set_classes("ready")
+            verdict.update(Content.assemble(
+                (f"READY: {counts[PENDING]} file(s) {PENDING}, {counts[OUTDATED]} {OUTDATED}", "bold $success"),
+                f", {counts[MATCH]} {MATCH}. enter applies: creates what is absent and writes this version over "
+                "the scripts an earlier seat-curator wrote (no byte of them was the resident's); bearer files are "
+                "never touched once they exist.",
             ))
         elif ready:
             verdict.set_classes("ready")
@@ -233,7 +241,7 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
             self.app.notify(f"Refused: something is {DIVERGENT}, nothing was written. Set it aside (x) or keep it "
                             "by hand.", title="Not applied", severity="error", markup=False, timeout=8)
             return
-        if not counts[PENDING]:
+        if not counts[PENDING] and not counts[OUTDATED]:
             self.app.notify(f"Everything is {MATCH}: nothing to apply.", markup=False)
             return
         self.write(adopt=False)
@@ -250,7 +258,7 @@ class PreviewScreen(ReportsWorkerErrors, Screen[bool]):
             self.replan()
             return
         self.changed = True
-        written = [a for plan in fresh for a in plan.artifacts if a.status in (CREATED, ADOPTED)]
+        written = [a for plan in fresh for a in plan.artifacts if a.status in (CREATED, UPDATED, ADOPTED)]
         adopted = sum(a.status == ADOPTED for a in written)
         self.app.notify(f"Applied: wrote {len(written)} file(s)" + (f", {adopted} adopted" if adopted else "")
                         + "; re-planned.", markup=False)

@@ -17,16 +17,19 @@ from textual.widgets import DataTable
 from curator.widgets.byte_meter import mini_meter
 from curator.widgets.verbatim import verbatim
 from curator.meter import Meter
-from generators.composer import (ADOPTED, CREATED, DIVERGENT, KEPT, MATCH, PENDING, REPAIRED, STATUSES, Artifact,
-                                 ArtifactStatus, ResidentPlan)
+from generators.composer import (ADOPTED, CREATED, DIVERGENT, KEPT, MATCH, OUTDATED, PENDING, REPAIRED, STATUSES,
+                                 UPDATED, Artifact, ArtifactStatus, ResidentPlan)
 from generators.emission import FLEET, ROLE_BEARER, ROLE_BOOT, ROLE_CONFIG, ROLE_MCP, key_roles
 from generators.script_source import CAP_GUARD_SCRIPT
 
 # Status values come from the core; only their look lives here.
-# PENDING: a plan's file to create; CREATED / ADOPTED: what a provision run just wrote.
-STATUS_STYLES = {MATCH: "$success", PENDING: "$warning", CREATED: "$success", ADOPTED: "$success",
-                 REPAIRED: "$success", KEPT: "$accent", DIVERGENT: "bold $error"}
-STATUS_SYMBOLS = {MATCH: "✓", PENDING: "+", CREATED: "✓", ADOPTED: "✓", REPAIRED: "✓", KEPT: "=", DIVERGENT: "✗"}
+# PENDING / OUTDATED: a plan's file to create / an earlier seat-curator's script to write this version of;
+# CREATED / UPDATED / ADOPTED: what a provision run just wrote.
+STATUS_STYLES = {MATCH: "$success", PENDING: "$warning", OUTDATED: "$warning", CREATED: "$success",
+                 UPDATED: "$success", ADOPTED: "$success", REPAIRED: "$success", KEPT: "$accent",
+                 DIVERGENT: "bold $error"}
+STATUS_SYMBOLS = {MATCH: "✓", PENDING: "+", OUTDATED: "~", CREATED: "✓", UPDATED: "✓", ADOPTED: "✓", REPAIRED: "✓",
+                  KEPT: "=", DIVERGENT: "✗"}
 WORST = STATUSES  # the core's order, worst first
 Cell = Content | tuple[Content, Content]  # one look, or (wide, narrow)
 ExtraCells = dict[tuple[str, str], Cell]  # (agent id, column title) -> its cell

@@ -6,7 +6,9 @@ the whole plan — for one resident or the whole fleet — has no ``DIVERGENT`` 
 never half-born and a drifted file is never silently repaired. Two residents whose fleet-owned files
 are one file on disk (the same repo, or one repo a symlink to another) are DIVERGENT at plan time.
 A DIVERGENT file whose owned keys are only absent carries an ``adoption`` (generators.adoption):
-``apply_fleet(..., adopt=True)`` writes it; the report then says ``ADOPTED``.
+``apply_fleet(..., adopt=True)`` writes it; the report then says ``ADOPTED``. A script an earlier
+seat-curator wrote (generators.prior_generations) is ``OUTDATED``, not DIVERGENT: apply writes this
+version over it through the same guarded write as a repair, and the report says ``UPDATED``.
 Bearer files are create-only and never read; fleet files compare on their owned projection (or
 whole bytes for scripts). Unsafe paths (a symlinked segment, an escape from the trusted root, a file
 where a directory should be) are DIVERGENT too.
@@ -19,8 +21,8 @@ from generators.composer.apply import (apply_fleet, apply_plan, divergent_error,
                                        remove_dead_temps_of, repair_file)
 from generators.composer.aside import set_aside, utc_stamp  # noqa: F401 (re-exported)
 from generators.composer.plan import (ADOPTED, CREATED, DIVERGENT, EMITTERS, KEPT, MATCH,  # noqa: F401 (re-exported)
-                                      OWNED_DIFFER, OWNED_MATCH, PENDING, REPAIRED, STATUSES, Artifact, ResidentPlan,
-                                      emit_resident, plan_exit_code, plan_fleet, plan_resident)
+                                      OUTDATED, OWNED_DIFFER, OWNED_MATCH, PENDING, REPAIRED, STATUSES, UPDATED,
+                                      Artifact, ResidentPlan, emit_resident, plan_exit_code, plan_fleet, plan_resident)
 from generators.composer.trusted_paths import path_problem  # noqa: F401 (re-exported)
 from generators.artifact_status import ArtifactStatus  # noqa: F401 (re-exported)
 from generators.emission import (CREATE_ONLY, FLEET, WHOLE_FILE, WHOLE_FILE_KEY,  # noqa: F401 (re-exported)

@@ -1,5 +1,6 @@
-"""Apply a plan: write only when nothing anywhere is DIVERGENT, create what is pending, adopt what
-``--adopt`` allows, and undo this run's writes when the seat is not clean after writing."""
+"""Apply a plan: write only when nothing anywhere is DIVERGENT, create what is pending, write this
+version over an earlier seat-curator's scripts (OUTDATED), adopt what ``--adopt`` allows, and undo
+this run's writes when the seat is not clean after writing."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from pathlib import Path
 from curator import safe_replace
 from curator.errors import CuratorError, from_os_error
 from curator.fsio import exclusive_create, fsync_dir, remove_dead_temps
-from generators.composer.plan import (ADOPTED, CREATED, DIVERGENT, MATCH, PENDING, REPAIRED, Artifact, ResidentPlan,
-                                      keep_by_hand, plan_fleet, plan_resident, read_regular, refuse_shared)
+from generators.composer.plan import (ADOPTED, CREATED, DIVERGENT, MATCH, PENDING, REPAIRED, UPDATED, Artifact,
+                                      ResidentPlan, keep_by_hand, plan_fleet, plan_resident, read_regular,
+                                      refuse_shared)
 from generators.repair import Repair
 from generators.composer.trusted_paths import exists, path_problem
 from generators.emission import FLEET
@@ -47,8 +49,9 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
     With ``adopt``, a DIVERGENT file that is adoptable (its owned keys only absent) does not block:
     the owned keys are added to it (``Artifact.adoption``), atomically and re-checked against the
     bytes it was planned from. With ``repair``, a DIVERGENT file whose owned values can be rewritten
-    in place (``Artifact.repair``) is written the same way. Any other DIVERGENT file still refuses
-    the whole run."""
+    in place (``Artifact.repair``) is written the same way. An OUTDATED script (an earlier
+    seat-curator's) is written that way too, with no flag: no byte of it was the resident's. Any
+    other DIVERGENT file still refuses the whole run."""
     if plans is not None:
         fresh = keep_by_hand(fleet, refuse_shared(fleet, [plan_resident(fleet, p.planned_resident,
                                                                         interpreter=p.interpreter) for p in plans]))
@@ -60,7 +63,10 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
     if blocking:
         raise divergent_error(fresh, only=blocking)
     pending = [art for plan in fresh for art in plan.artifacts if art.status == PENDING]
-    adopting = [art for plan in fresh for art in plan.artifacts if art.status == DIVERGENT]
+    outdated = [art for plan in fresh for art in plan.outdated() if art.update is not None]
+    for script in outdated:
+        script.adoption = script.update  # this version over the earlier one: planned bytes re-checked, exchanged, verified
+    adopting = [art for plan in fresh for art in plan.artifacts if art.status == DIVERGENT] + outdated
     for to_create in pending:
         to_create.planned.content  # render (and schema-check) everything before the first write
     remove_dead_temps_of(fresh)
@@ -93,11 +99,15 @@ def apply_fleet(fleet: Fleet, resident_id: str | None = None, *, interpreter: st
                              f"; found after writing, what this run wrote was undone{note}",
                              path=error.path)
     born = {art.path: art for art in written}
-    for plan in after:  # report what this run wrote as CREATED / ADOPTED, as the reference composer does
+    updated = {art.path for art in outdated}
+    for plan in after:  # report what this run wrote as CREATED / UPDATED / ADOPTED, as the reference composer does
         for art in plan.artifacts:
             if art.path in born and art.status == MATCH:
                 wrote = born[art.path].adoption
-                if isinstance(wrote, Repair):
+                if art.path in updated:
+                    art.update = born[art.path].update  # what was written, for the report
+                    art.status, art.reason = UPDATED, "updated now: this version written over an earlier seat-curator's"
+                elif isinstance(wrote, Repair):
                     art.repair = wrote  # what was written, for the report
                     keys = ", ".join(wrote.added_keys)
                     art.status, art.reason = REPAIRED, f"repaired now: rewrote {keys}, kept the rest of the file"

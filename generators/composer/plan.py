@@ -1,4 +1,4 @@
-"""Plan every file a seat should have: PENDING, MATCH or DIVERGENT, read-only (see the package doc)."""
+"""Plan every file a seat should have: PENDING, OUTDATED, MATCH or DIVERGENT, read-only (see the package doc)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import Any
 
 from curator.errors import CuratorError
 from curator.fsio import MAX_READ_BYTES
-from generators import adoption, claude, codex, emission, gemini, keep, kimi, layout, opencode, shared_files
+from generators import adoption, claude, codex, emission, gemini, keep, kimi, layout, opencode, prior_generations, \
+    shared_files
 from generators.composer.trusted_paths import Walk, inspect_stat
 from generators.artifact_status import STATUSES, ArtifactStatus
 from generators.emission import CREATE_ONLY, FLEET, WHOLE_FILE, EmittedFile, Owner
@@ -24,6 +25,8 @@ from generators.repair import REPAIR_HINT, Repair, offer as offer_repair
 DIVERGENT, PENDING, MATCH = ArtifactStatus.DIVERGENT, ArtifactStatus.PENDING, ArtifactStatus.MATCH
 CREATED, ADOPTED, REPAIRED, KEPT = (ArtifactStatus.CREATED, ArtifactStatus.ADOPTED, ArtifactStatus.REPAIRED,
                                     ArtifactStatus.KEPT)
+OUTDATED, UPDATED = ArtifactStatus.OUTDATED, ArtifactStatus.UPDATED
+EARLIER_GENERATION = "written by an earlier seat-curator (its code, this seat's values); provision writes this version"
 OWNED_MATCH = "owned keys match; the rest of the file is the resident's"
 OWNED_DIFFER = "owned keys differ: "
 
@@ -54,6 +57,9 @@ class Artifact:
     adoption: adoption.Adoption | None = field(default=None, repr=False, compare=False)
     # A DIVERGENT file whose owned values can be rewritten in place: what `provision --repair` would write.
     repair: Repair | None = field(default=None, repr=False, compare=False)
+    # An OUTDATED script: this version over the earlier one, what plain `provision` writes (as a repair is
+    # written); on an UPDATED one: what it wrote.
+    update: Repair | None = field(default=None, repr=False, compare=False)
     # The owned keys whose values differ (a DIVERGENT file that parsed): what the fleet panel marks.
     differing: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
@@ -107,6 +113,9 @@ class ResidentPlan:
 
     def divergent(self) -> list[Artifact]:
         return [a for a in self.artifacts if a.status == DIVERGENT]
+
+    def outdated(self) -> list[Artifact]:
+        return [a for a in self.artifacts if a.status == OUTDATED]
 
     def to_json(self) -> dict[str, Any]:
         return {"agent_id": self.agent_id, "harness": self.harness, "instance_home": str(self.instance_home),
@@ -196,9 +205,10 @@ def refuse_shared(fleet: Fleet, plans: list[ResidentPlan]) -> list[ResidentPlan]
 
 
 def plan_exit_code(plans: list[ResidentPlan]) -> int:
-    """0 everything MATCH, 2 creations pending, 3 something DIVERGENT (the CLI's contract)."""
-    statuses = {p.status for p in plans}
-    return 3 if DIVERGENT in statuses else 2 if PENDING in statuses else 0
+    """0 everything MATCH, 2 files to write (PENDING, or OUTDATED scripts), 3 something DIVERGENT (the CLI's
+    contract)."""
+    statuses = {p.status for p in plans}  # a plan's worst: OUTDATED shows when nothing is worse
+    return 3 if DIVERGENT in statuses else 2 if statuses & {PENDING, OUTDATED} else 0
 
 
 def _plan_file(item: EmittedFile, prefix: str, walk: Walk | None = None) -> Artifact:
@@ -229,6 +239,8 @@ def _plan_file(item: EmittedFile, prefix: str, walk: Walk | None = None) -> Arti
         else:
             artifact.reason = (f"owned keys absent: {', '.join(artifact.adoption.added_keys)}; "
                                "`provision --adopt` adds them and keeps the rest of the file")
+    if status == OUTDATED:
+        artifact.update = offer_repair(item, found, prefix)
     if status == DIVERGENT and artifact.adoption is None:
         artifact.repair = offer_repair(item, found, prefix)
         artifact.reason += f"; {REPAIR_HINT}" if artifact.repair is not None else ""
@@ -243,6 +255,8 @@ def _compare(item: EmittedFile, found: bytes, prefix: str,
             return MATCH, "identical to the generated script", "", owned
         diff = text_diff(item.path, item.content.decode("utf-8", "replace").splitlines(True),
                           found.decode("utf-8", "replace").splitlines(True))
+        if prior_generations.is_earlier_generation(item.path.name, found, item.content):
+            return OUTDATED, EARLIER_GENERATION, diff, owned
         return DIVERGENT, "differs from the generated script (a hand edit or a stale generation)", diff, owned
     if found == item.content:
         # Settled seats: the expected bytes render the expected projection (tests hold the two

@@ -58,7 +58,9 @@ def test_every_planned_file_has_a_status_printed_as_its_name(tmp_path: Path) -> 
 
 
 def test_the_statuses_are_the_composers_names_worst_first() -> None:
-    assert STATUSES == ("DIVERGENT", "PENDING", "CREATED", "ADOPTED", "REPAIRED", "KEPT", "MATCH")
+    assert STATUSES == ("DIVERGENT", "PENDING", "OUTDATED", "CREATED", "UPDATED", "ADOPTED", "REPAIRED", "KEPT",
+                        "MATCH")
+    assert composer.OUTDATED is ArtifactStatus.OUTDATED and composer.UPDATED is ArtifactStatus.UPDATED
     assert composer.DIVERGENT is ArtifactStatus.DIVERGENT and composer.MATCH is ArtifactStatus.MATCH
     assert keep.KEPT is composer.KEPT is ArtifactStatus.KEPT
 

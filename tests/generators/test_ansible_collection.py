@@ -173,3 +173,29 @@ def test_an_empty_residents_list_provisions_nothing(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     result = json.loads(proc.stdout.split("=> ", 1)[1])
     assert result["changed"] is False and result["files"] == [] and not root.exists()
+
+
+def test_the_seat_module_writes_this_version_over_an_earlier_seat_curators_hook(tmp_path):
+    """An OUTDATED script is no reason to fail the task: check mode reports it, a run writes it
+    (no `repair`) and reports it UPDATED."""
+    from tests.support.prior_scripts import make_outdated
+
+    write_inventory(tmp_path)
+    root = tmp_path / "hosts" / "h1"
+    args = json.dumps({"fleet": str(root / "fleet.toml"), "content": MANIFEST.read_text(), "resident": HOSTS["h1"]})
+
+    def seat(*flags: str) -> dict:
+        proc = subprocess.run([str(BIN / "ansible"), "-i", str(tmp_path / "inventory.yml"), "h1", "-o",
+                               "-m", "seat_curator.fleet.seat", "-a", args, *flags],
+                              capture_output=True, text=True, env=env(tmp_path), cwd=tmp_path, timeout=120)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return json.loads(proc.stdout.split("=> ", 1)[1])
+
+    hook = Path(next(f["path"] for f in seat()["files"] if f["path"].endswith("identity_anchor_hook.py")))
+    current = hook.read_bytes()
+    old = make_outdated(hook)
+    checked = seat("--check")
+    assert checked["changed"] is True and checked["status"] == "OUTDATED" and hook.read_bytes() == old
+    done = seat()
+    assert done["changed"] is True and hook.read_bytes() == current
+    assert next(f for f in done["files"] if f["path"] == str(hook))["status"] == "UPDATED"

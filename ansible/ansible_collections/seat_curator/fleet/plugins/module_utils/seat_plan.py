@@ -76,6 +76,8 @@ def to_write(plans, adopt, repair):
         for art in plan.artifacts:
             if art.status == composer.PENDING:
                 out.append((art, b"", art.emitted.content))
+            elif art.status == composer.OUTDATED and art.update is not None:  # an earlier seat-curator's script
+                out.append((art, art.update.before, art.update.after))
             elif art.status == composer.DIVERGENT and repair and art.repair is not None:
                 out.append((art, art.repair.before, art.repair.after))
             elif art.status == composer.DIVERGENT and adopt and art.adoption is not None:

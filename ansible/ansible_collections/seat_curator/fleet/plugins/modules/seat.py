@@ -77,7 +77,7 @@ status:
   type: str
   sample: MATCH
 files:
-  description: Every file of the seat with its status (PENDING, CREATED, ADOPTED, REPAIRED, KEPT, MATCH, DIVERGENT).
+  description: Every file of the seat with its status (PENDING, OUTDATED, CREATED, UPDATED, ADOPTED, REPAIRED, KEPT, MATCH, DIVERGENT).
   returned: always
   type: list
   elements: dict
@@ -99,7 +99,7 @@ try:
 except ImportError:
     pass  # run_module says so
 
-WRITTEN = ("CREATED", "ADOPTED", "REPAIRED")
+WRITTEN = ("CREATED", "UPDATED", "ADOPTED", "REPAIRED")
 
 
 def worst(plans):

@@ -71,7 +71,7 @@ warnings_found:
   type: list
   elements: str
 status:
-  description: The seat's plan status (MATCH, PENDING, DIVERGENT, KEPT).
+  description: The seat's plan status (MATCH, PENDING, OUTDATED, DIVERGENT, KEPT).
   returned: always
   type: str
 files:
