@@ -43,6 +43,8 @@ CORPUS = Path("/work/shared/corpus")
 LABELS = CORPUS / "merge-labels.json"
 HELDOUT = Path(__file__).resolve().parent / "heldout"
 HELDOUT_LABELS = HELDOUT / "merge-labels.json"
+FRESH = Path(__file__).resolve().parent / "heldout_fresh"
+FRESH_LABELS = FRESH / "merge-labels.json"
 READ_LIMIT = 24_600
 
 
@@ -180,6 +182,11 @@ def candidates_quality_heldout() -> dict:
     return quality_row("merge candidates vs held-out labels (ratio = precision)", HELDOUT_LABELS, HELDOUT, True)
 
 
+def candidates_quality_fresh() -> dict:
+    return quality_row("merge candidates vs fresh held-out labels, no rule shaped on them (ratio = precision)",
+                       FRESH_LABELS, FRESH, True)
+
+
 def wording_ceiling() -> dict:
     """How far the wording alone can go: every pair of entries of every labelled index ranked by the
     weighted word overlap (``Weights.score``, max of dice and overlap); the best recall any threshold
@@ -231,4 +238,4 @@ def _fit_rows():
     return [row(label, make) for label, make in ADVERSARIAL.items()]
 
 
-ROWS = [candidates_quality_overall, candidates_quality_heldout, wording_ceiling, *_cost_rows(), *_fit_rows()]
+ROWS = [candidates_quality_overall, candidates_quality_heldout, candidates_quality_fresh, wording_ceiling, *_cost_rows(), *_fit_rows()]
