@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import posixpath
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from curator.bounds import refuse_past
@@ -92,8 +93,13 @@ def check_pointers(
                 _check_anchor(report, name, link, name, docs, link.shown, anchors)
                 continue
             if link.kind == "wiki":
-                _check_wikilink(report, name, link, wiki, docs, edges, anchors)
-                continue
+                if not _leaves_dir(name, link.wiki_name):
+                    _check_wikilink(report, name, link, wiki, docs, edges, anchors)
+                    continue
+                # [[../../docs/x.md]] is a path out of the dir, not a memory's name: checked as a file link.
+                path = link.wiki_name if posixpath.splitext(link.wiki_name)[1] else link.wiki_name + ".md"
+                link = replace(link, target=path, kind="file")
+                resolution = resolve(name, link, memory_dir, real_root, tree)
             if resolution is None:
                 continue
             target, escape = resolution
@@ -141,6 +147,14 @@ def check_pointers(
         report.unlinked_archive = ARCHIVE_NAME
     report.files = tuple(sorted(docs))
     return report
+
+
+def _leaves_dir(source: str, name: str) -> bool:
+    """A wikilink written as a path that leaves the memory dir (``..``, ``/``, ``~``)."""
+    if name.startswith(("/", "~")):
+        return True
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(source), name))
+    return joined == ".." or joined.startswith("../")
 
 
 def _check_wikilink(report: PointerReport, source: str, link: Link, wiki: WikiNames,

@@ -191,3 +191,19 @@ def test_an_archive_linked_named_or_reached_through_a_detail_file_is_not(tmp_pat
 def test_no_archive_no_report(tmp_path: Path) -> None:
     write(tmp_path, {"MEMORY.md": "- x\n"})
     assert check_pointers(tmp_path).unlinked_archive is None
+
+
+def test_a_wikilink_written_as_a_path_out_of_the_dir_is_checked_as_a_link_out(tmp_path: Path) -> None:
+    """``[[../../ops/TESTING.md]]`` names no memory to write later: it is a path out of the memory dir,
+    into the repository (information) or past it (an escape), as the same markdown link would be."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    write(repo, {"ops/TESTING.md": "# Testing\n"})
+    memory = write(repo / ".claude" / "memory", {
+        "MEMORY.md": "- [[../../ops/TESTING.md]] how to test\n- [[../../ops/TESTING]] the same\n"
+                     "- [[../../ops/GONE.md]] moved\n- [[later-memory]] not written yet\n",
+    })
+    report = check_pointers(memory)
+    assert [(o.line, o.path) for o in report.outside] == [(1, "ops/TESTING.md"), (2, "ops/TESTING.md")]
+    assert [(e.line, e.reason) for e in report.escapes] == [(3, "'..' leaves the memory dir")]
+    assert [u.target for u in report.unwritten] == ["later-memory"]
