@@ -83,16 +83,17 @@ def parse_journal(raw: bytes, memory_dir: Path, path: Path) -> JournalLists:
         data = json.loads(raw)
         if data.get("version") != JOURNAL_VERSION:
             raise ValueError(f"unknown journal version {data.get('version')!r}")
-        if data.get("memory_dir") != str(memory_dir):
-            raise ValueError(f"journal belongs to {data.get('memory_dir')!r}")
-        return ([AppliedChange.from_json(e) for e in data["done"]],
-                [AppliedChange.from_json(e) for e in data["undone"]])
+        owner = data.get("memory_dir")
+        if owner == str(memory_dir):
+            return ([AppliedChange.from_json(e) for e in data["done"]],
+                    [AppliedChange.from_json(e) for e in data["undone"]])
     except (ValueError, KeyError, TypeError, AttributeError, InputError) as err:
         raise InputError(
             f"the undo journal is unreadable ({err}); move it aside to start a new one", path=path
         ) from None
-
-
+    # Readable, but another seat's: moving it aside would lose that seat's undo.
+    raise InputError(f"this state dir holds the undo journal of another memory dir ({owner!r}); "
+                     "give this seat its own --state-dir", path=path)
 
 
 class JournalKeeping(StoreBase):

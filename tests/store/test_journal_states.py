@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from curator.change import digest
+from curator.change import Change, digest
 from curator.cli import main
 from curator.errors import InputError
 from curator.store import JournalState, SeatStore, interrupted_change
@@ -103,3 +103,24 @@ def test_undo_json_prints_the_state_as_its_plain_name(tmp_path: Path, capsys: py
     assert main(["undo", str(memory), "--state-dir", str(state_dir), "--json"]) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["undone"]["state"] == "undone" and printed["undone"]["id"] == "a1b2c3d4e5f6"
+
+
+def test_a_state_dir_shared_by_two_seats_is_named_as_such_and_nothing_is_written(tmp_path: Path, capsys) -> None:
+    """Two seats given one --state-dir: the second is told the journal is another seat's (readable,
+    to be kept), not that it is unreadable and should be moved aside."""
+    state_dir = tmp_path / "state"
+    seats = []
+    for name in ("one", "two"):
+        seat = tmp_path / name
+        seat.mkdir()
+        (seat / "MEMORY.md").write_bytes(b"# Index\n- a line\n")
+        seats.append(seat)
+    SeatStore.open(seats[0], state_dir=state_dir).apply(
+        Change(description="edit", files={"MEMORY.md": b"# Index\n- a line, edited\n"}, kind="edit"))
+    journal = (state_dir / "journal.json").read_bytes()
+    assert main(["undo", str(seats[1]), "--state-dir", str(state_dir)]) != 0
+    err = capsys.readouterr().err
+    assert "holds the undo journal of another memory dir" in err and str(seats[0]) in err
+    assert "unreadable" not in err and len(err.strip().splitlines()) == 1
+    assert (state_dir / "journal.json").read_bytes() == journal
+    assert (seats[1] / "MEMORY.md").read_bytes() == b"# Index\n- a line\n"
