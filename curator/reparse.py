@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from markdown_it.token import Token
 
@@ -41,8 +41,8 @@ _lock = threading.Lock()  # the MCP server's tools run in worker threads
 
 def parse(text: str) -> list[Token]:
     """markdown-it's tokens for ``text`` (the same as ``markdown.parse``), derived from the last
-    parse when the edit allows it. The tokens of the last parse are reused, so they are the
-    caller's to read, not to keep."""
+    parse when the edit allows it. Tokens are shared with the last parse, never changed in place:
+    the caller's to read, not to change."""
     global _last
     with _lock:
         lines = text.split("\n")
@@ -89,17 +89,21 @@ def _derive(last: _Parse, lines: list[str]) -> list[Token] | None:
         if item is None:
             return None
         made += item
+    tokens = last.tokens[:first] + made + last.tokens[stop:]
     delta = new_end - old_end
     if delta:
-        for token in last.tokens[stop:]:
-            if token.map:
-                token.map = [token.map[0] + delta, token.map[1] + delta]
-        bounds = last.tokens[list_at].map
-        assert bounds is not None
-        last.tokens[list_at].map = [bounds[0], bounds[1] + delta]
-    tokens = last.tokens[:first] + made + last.tokens[stop:]
+        for at in range(first + len(made), len(tokens)):
+            _move(tokens, at, delta, delta)
+        _move(tokens, list_at, 0, delta)
     _close_items(tokens, list_at)
     return tokens
+
+
+def _move(tokens: list[Token], at: int, start: int, end: int) -> None:
+    """Shift a token's lines by a copy: the last parse's tokens may still be read by another thread."""
+    token = tokens[at]
+    if token.map and (start or end):
+        tokens[at] = replace(token, map=[token.map[0] + start, token.map[1] + end])
 
 
 def _close_items(tokens: list[Token], list_at: int) -> None:
@@ -107,16 +111,23 @@ def _close_items(tokens: list[Token], list_at: int) -> None:
     before), the last where the list ends: as markdown-it maps them."""
     bounds = tokens[list_at].map
     assert bounds is not None
-    item: Token | None = None
-    for token in tokens[list_at + 1:]:
+    item: int | None = None
+    for at in range(list_at + 1, len(tokens)):
+        token = tokens[at]
         if token.level == 0:
             break
         if token.level == 1 and token.type == "list_item_open" and token.map:
-            if item is not None and item.map:
-                item.map = [item.map[0], token.map[0]]
-            item = token
-    if item is not None and item.map:
-        item.map = [item.map[0], bounds[1]]
+            if item is not None:
+                _end_at(tokens, item, token.map[0])
+            item = at
+    if item is not None:
+        _end_at(tokens, item, bounds[1])
+
+
+def _end_at(tokens: list[Token], at: int, end: int) -> None:
+    lines = tokens[at].map
+    if lines is not None and lines[1] != end:
+        _move(tokens, at, 0, end - lines[1])
 
 
 def _edited_list(tokens: list[Token], start: int, old_end: int,
