@@ -145,7 +145,6 @@ def mcp_data(servers: list[McpServer]) -> dict:
     return {"mcpServers": entries}
 
 
-@caches.kept(maxsize=256)  # every seat with the same servers has the same .mcp.json
 def _mcp_json_of(servers: tuple) -> bytes:
     return render_json(mcp_data(servers_of(servers)))
 

@@ -311,7 +311,6 @@ def mcp_json(data: dict) -> bytes:
 
 # Every kimi seat with the same enabled servers has the same mcp.json: rendered once per distinct
 # server list (the indented JSON render is pure Python and slow), keyed on servers_key.
-@caches.kept(maxsize=256)
 def _mcp_json_of(servers: tuple) -> bytes:
     return mcp_json(_mcp_data(servers_of(servers)))
 

@@ -13,7 +13,6 @@ _DOT_RUNS = re.compile(r"\.{2,}")
 _SEGMENT_CAP = 40
 
 
-@caches.kept(maxsize=65536)  # pure; a fleet plan asks for the same few segments many times
 def seg(value: str) -> str:
     """A file-name-safe, collision-proof segment for ``value``.
 

