@@ -8,8 +8,9 @@ call). The ratios absent/warm and absent/emptied are what the cache saves on a r
 call; ``noise`` is the same path timed twice, warm both times. Times are the thread's CPU
 seconds, best of interleaved rounds, each variant first in turn. Findings and the rule: bench/caches.md.
 
-    python -m bench bench_caches                       # the rows: every cache emptied vs warm, per path
-    python -c 'from bench.bench_caches import report; report()'   # the table, one row per cache and path
+    python -m bench.bench_caches [rounds] [name-substring]   # the table, one row per cache and path
+    python -m bench.bench_caches together|first PATH NAME...  # a set of caches as one row
+    python -m bench bench_caches                              # the fleet plan, every cache emptied vs warm
 """
 
 from __future__ import annotations
