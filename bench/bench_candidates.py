@@ -33,10 +33,9 @@ import time
 from datetime import date
 from pathlib import Path
 
-from curator import markdown
+from curator import caches, markdown
 from curator.index_model import parse_index
 from curator.levers import candidates, merge, similarity
-from curator.levers import fit
 from curator.levers.fit import plan_fit
 
 CORPUS = Path("/work/shared/corpus")
@@ -83,12 +82,7 @@ ADVERSARIAL = {"long repetitive entries": long_repetitive, "300 near-identical c
 
 def _fresh(work):
     def run():
-        similarity.stem.cache_clear()
-        similarity.words_of.cache_clear()
-        similarity._cjk_pairs.cache_clear()
-        merge.superseded.cache_clear()
-        candidates.clear_caches()
-        fit._flat.cache_clear()
+        caches.clear_all()
         return work()
     return run
 

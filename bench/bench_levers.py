@@ -27,8 +27,9 @@ import time
 from functools import cache
 from pathlib import Path
 
+from curator import caches
 from curator.index_model import parse_index
-from curator.levers import merge, similarity
+from curator.levers import merge
 from curator.levers.similarity import Weights, entry_words
 
 CORPUS = Path("/work/shared/corpus")
@@ -105,8 +106,7 @@ def interleaved(rounds: int, *works):
     results, times = [None] * len(works), [[] for _ in works]
     for _ in range(rounds):
         for n, work in enumerate(works):
-            similarity.stem.cache_clear()
-            similarity.words_of.cache_clear()
+            caches.clear_all()
             start = time.perf_counter()
             results[n] = work()
             times[n].append(time.perf_counter() - start)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import os
 import stat
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from pathlib import Path
 
+from curator import caches
 from curator.bounds import refuse_large_file
 from curator.constants import IDENTITY_NAME, INDEX_NAME
 from curator.errors import InputError
@@ -133,7 +134,7 @@ def read_identity(path: Path) -> bytes | None:
 
 
 # Redraws without an edit (cursor moves, focus changes) reuse the last few parses.
-parse_cached = lru_cache(maxsize=4)(parse_index)
+parse_cached = caches.kept(maxsize=4, name="curator.analysis.parse_cached")(parse_index)
 
 
 def analyze(

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from urllib.parse import unquote
 
 from markdown_it import MarkdownIt
@@ -18,6 +17,8 @@ from markdown_it.common import normalize_url
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
+
+from curator import caches
 
 URL_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 RECORD_ID = re.compile(
@@ -82,7 +83,7 @@ def _counting_newlines(rule: Callable[[StateInline, bool], bool]) -> Callable[[S
     return wrapped
 
 
-@lru_cache(maxsize=1)
+@caches.kept(maxsize=1)
 def parser() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"linkify": True})
     md.validateLink = _valid_link  # type: ignore[method-assign]  # markdown-it's documented hook

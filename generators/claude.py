@@ -20,9 +20,9 @@ with comments is DIVERGENT (measured on 2.1.328: with a ``//`` line in it, the h
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from pathlib import Path
 
+from curator import caches
 from curator.constants import IDENTITY_NAME
 from generators import layout
 from generators.emission import (CLAUDE_MCP, CLAUDE_SETTINGS, FLEET, WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile,
@@ -145,7 +145,6 @@ def mcp_data(servers: list[McpServer]) -> dict:
     return {"mcpServers": entries}
 
 
-@lru_cache(maxsize=256)  # every seat with the same servers has the same .mcp.json
 def _mcp_json_of(servers: tuple) -> bytes:
     return render_json(mcp_data(servers_of(servers)))
 
@@ -183,7 +182,7 @@ def _settings_projection(root: Path, agent_id: str, servers: tuple, prefix: str,
 
 # Every input of a file's bytes and projection is among the arguments, so the description is cached
 # on them like the other emitters' files (re-planning a settled fleet finds them already rendered).
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def _settings_file(root: Path, agent_id: str, servers: tuple, prefix: str, interpreter: str,
                    auto_dream: bool) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, SETTINGS), FLEET, CLAUDE_SETTINGS, 0o600, root,
@@ -191,7 +190,7 @@ def _settings_file(root: Path, agent_id: str, servers: tuple, prefix: str, inter
                        (root, agent_id, servers, prefix, interpreter, auto_dream))
 
 
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def _mcp_file(repo: Path, servers: tuple, prefix: str) -> EmittedFile:
     return EmittedFile(layout.repo_path(repo, MCP_JSON), FLEET, CLAUDE_MCP, 0o600, repo, _mcp_file_bytes,
                        _mcp_file_projection, kimi_mcp_keys([server[0] for server in servers], prefix),
@@ -202,7 +201,7 @@ def hook_script(memory_dir: Path, seat_home: Path) -> bytes:
     return identity_hook(HARNESS, memory_dir, seat_home, HOOK_FILES)
 
 
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def _hook_file(root: Path, agent_id: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts), FLEET, WHOLE_FILE, 0o700,
                        root, hook_script, owned_keys=WHOLE_FILE_KEYS,

@@ -21,11 +21,11 @@ layers into the seat.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
 from pathlib import Path
 
 import tomlkit
 
+from curator import caches
 from generators import layout, template
 from generators.codex_trust import canonical, trust_key, trusted_hash
 from generators.emission import (CODEX_CONFIG, CODEX_HOOKS, FLEET, EmittedFile, bearer_emission, comment_safe,
@@ -171,7 +171,7 @@ def _hooks_owned(root: Path, agent_id: str, interpreter: str) -> dict[str, objec
     return hooks_projection(hooks_data(_command(root, agent_id, interpreter)), "")
 
 
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def _config_file(root: Path, agent_id: str, canonical_home: str, servers: tuple, prefix: str,
                  interpreter: str) -> EmittedFile:
     key, _ = hook_trust(canonical_home, "")
@@ -180,7 +180,7 @@ def _config_file(root: Path, agent_id: str, canonical_home: str, servers: tuple,
                        _config_bytes, _config_owned, keys, (root, agent_id, canonical_home, servers, prefix, interpreter))
 
 
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def _hooks_file(root: Path, agent_id: str, interpreter: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, HOOKS_JSON), FLEET, CODEX_HOOKS, 0o600, root,
                        _hooks_bytes, _hooks_owned, (HOOKS_KEY,), (root, agent_id, interpreter))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import lru_cache
 from pathlib import Path
 from collections.abc import Callable
 
+from curator import caches
 from generators import layout, template
 from generators.script_source import HOOK_SCRIPT, identity_hook
 from generators.errors import UnsupportedError
@@ -143,7 +143,7 @@ def bearer_emission(fleet: Fleet, resident: Resident, harness: str) -> tuple[Pat
 
 # Pure and cached like layout's paths: a bearer file's description depends only on these three
 # names, and re-planning a fleet would otherwise build the same four objects per seat each time.
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def _bearer_files(root: Path, agent_id: str, harness: str) -> tuple[EmittedFile, ...]:
     return tuple(EmittedFile(layout.seat_path(root, agent_id, harness, "memory", name), BEARER, CREATE_ONLY, 0o600,
                              root, template.bearer_file, args=(name, agent_id, harness))
@@ -152,7 +152,7 @@ def _bearer_files(root: Path, agent_id: str, harness: str) -> tuple[EmittedFile,
 
 # The identity-anchor hook of one seat, whose wiring names ``harness`` and whose output holds
 # ``boot_files``: the same description for every harness that runs the shared script.
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def identity_hook_file(root: Path, agent_id: str, harness: str, boot_files: tuple[str, ...]) -> EmittedFile:
     memory, home = layout.memory_dir(root, agent_id, harness), layout.instance_home(root, agent_id, harness)
     return EmittedFile(layout.seat_path(root, agent_id, harness, "hooks", HOOK_SCRIPT), FLEET, WHOLE_FILE, 0o700,

@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import json
 import os
-from functools import lru_cache
 from pathlib import Path
 
+from curator import caches
 from generators import layout, template
 from generators.emission import FLEET, GEMINI_SETTINGS, GEMINI_TRUST, EmittedFile, bearer_emission
 from generators.manifest import Fleet, McpServer, Resident, servers_key, servers_of
@@ -120,7 +120,7 @@ def _trust_owned(repo: str) -> dict[str, object]:
     return trust_projection(trust_data(repo), "")
 
 
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def _settings_file(root: Path, agent_id: str, servers: tuple, prefix: str) -> EmittedFile:
     keys = OWNED_SETTINGS + tuple(f"mcpServers.{server[0]}" for server in servers)
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, CONFIG_DIR, SETTINGS), FLEET, GEMINI_SETTINGS, 0o600,
@@ -128,7 +128,7 @@ def _settings_file(root: Path, agent_id: str, servers: tuple, prefix: str) -> Em
                        (layout.memory_dir(root, agent_id, HARNESS), servers, prefix))
 
 
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def _trust_file(root: Path, agent_id: str, repo: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, CONFIG_DIR, TRUSTED_FOLDERS), FLEET, GEMINI_TRUST,
                        0o600, root, _trust_bytes, _trust_owned, (key_part(repo),), (repo,))

@@ -13,12 +13,12 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
-from functools import lru_cache
 from pathlib import Path
 from typing import TypedDict
 
 import tomlkit
 
+from curator import caches
 from curator.constants import READ_LIMIT_BYTES
 from generators import layout, template
 from generators.emission import (FLEET, KIMI_CONFIG, KIMI_MCP, WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile,
@@ -165,7 +165,7 @@ _ID_MARK = "SEATCURATORAGENTIDMARK"
 _MARKS = re.compile(f"{_SEG_MARK}|{_ID_MARK}")
 
 
-@lru_cache(maxsize=1024)
+@caches.kept(maxsize=1024)
 def _config_template(key: tuple) -> tuple[str, ...] | None:
     """(before the id, id to segment, segment to segment…, after), or None when a mark also shows up
     in the fleet's own text (then the marks cannot be told apart and the seat renders directly)."""
@@ -217,7 +217,7 @@ def _config_projection(root: Path, agent_id: str, model: str, mode: str, servers
 # Every input of a fleet file's bytes and projection is among the arguments of these, so the file's
 # description (and, once compared, its rendering) is cached on them like the bearer files: re-planning
 # a settled fleet finds each seat's files already rendered. Only values are cached, never the disk.
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def _config_file(root: Path, agent_id: str, model: str, mode: str, servers: tuple, fleet_hooks: tuple[FleetHook, ...],
                  interpreter: str, prefix: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, "config.toml"), FLEET, KIMI_CONFIG, 0o600, root,
@@ -225,7 +225,7 @@ def _config_file(root: Path, agent_id: str, model: str, mode: str, servers: tupl
                        (root, agent_id, model, mode, servers, fleet_hooks, interpreter, prefix))
 
 
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def _mcp_json_file(root: Path, agent_id: str, servers: tuple, prefix: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, "mcp.json"), FLEET, KIMI_MCP, 0o600, root,
                        _mcp_file, _mcp_projection, kimi_mcp_keys([server[0] for server in servers], prefix),
@@ -311,7 +311,6 @@ def mcp_json(data: dict) -> bytes:
 
 # Every kimi seat with the same enabled servers has the same mcp.json: rendered once per distinct
 # server list (the indented JSON render is pure Python and slow), keyed on servers_key.
-@lru_cache(maxsize=256)
 def _mcp_json_of(servers: tuple) -> bytes:
     return mcp_json(_mcp_data(servers_of(servers)))
 
@@ -347,14 +346,14 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
 
 # Pure and cached like the bearer files: the hook script depends only on the seat's names (its
 # memory dir), so re-planning a fleet reuses one description, and one rendering, per seat.
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def _hook_file(root: Path, agent_id: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, *HOOK_RELPATH.parts), FLEET, WHOLE_FILE, 0o700,
                        root, hook_script, owned_keys=WHOLE_FILE_KEYS,
                        args=(layout.memory_dir(root, agent_id, HARNESS), layout.instance_home(root, agent_id, HARNESS)))
 
 
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def guard_file(root: Path, agent_id: str, harness: str, server_name: str) -> EmittedFile:
     """The seat's cap guard script (kimi-code and claude-code seats), owned byte for byte."""
     return EmittedFile(layout.seat_path(root, agent_id, harness, *GUARD_RELPATH.parts), FLEET, WHOLE_FILE, 0o700,

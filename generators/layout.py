@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import re
-from functools import lru_cache
 from pathlib import Path
+
+from curator import caches
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _DOT_RUNS = re.compile(r"\.{2,}")
 _SEGMENT_CAP = 40
 
 
-@lru_cache(maxsize=65536)  # pure; a fleet plan asks for the same few segments many times
 def seg(value: str) -> str:
     """A file-name-safe, collision-proof segment for ``value``.
 
@@ -24,7 +24,7 @@ def seg(value: str) -> str:
     return f"{readable}-{hashlib.sha256(value.encode('utf-8')).hexdigest()[:12]}"
 
 
-@lru_cache(maxsize=65536)
+@caches.kept(maxsize=65536)
 def instance_home(instance_root: str | Path, agent_id: str, harness: str) -> Path:
     return Path(instance_root) / seg(agent_id) / seg(harness)
 
@@ -36,13 +36,13 @@ def memory_dir(instance_root: str | Path, agent_id: str, harness: str) -> Path:
 # Pure and cached like the above: re-planning a fleet (the app refreshes its fleet panel) builds the
 # same few thousand paths each time, and pathlib's joins and string formatting cost more than the
 # lstat calls the plan makes on them. Only names are cached here, never anything read from disk.
-@lru_cache(maxsize=65536)
+@caches.kept(maxsize=65536)
 def seat_path(instance_root: str | Path, agent_id: str, harness: str, *relative: str) -> Path:
     """A path inside the seat home, e.g. ``seat_path(root, id, harness, "memory", "MEMORY.md")``."""
     return _formatted(instance_home(instance_root, agent_id, harness).joinpath(*relative))
 
 
-@lru_cache(maxsize=65536)
+@caches.kept(maxsize=65536)
 def repo_path(repo: Path, *relative: str) -> Path:
     """A path inside a resident's repo (``.mcp.json``, ``opencode.jsonc``)."""
     return _formatted(repo.joinpath(*relative))

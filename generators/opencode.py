@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
 from json.encoder import encode_basestring  # what json.dumps(..., ensure_ascii=False) escapes strings with
 from collections.abc import Iterable
 from pathlib import Path
 
+from curator import caches
 from generators import layout, template
 from generators.emission import (FLEET, OPENCODE_CONFIG, WHOLE_FILE, WHOLE_FILE_KEYS, EmittedFile, bearer_emission,
                                  comment_safe)
@@ -90,7 +90,7 @@ _MARKS = re.compile(f"{_ID_MARK}|{_HOME_MARK}|{_REPO_MARK}")
 _MARK_ORDER = [_ID_MARK, _HOME_MARK, _HOME_MARK, _HOME_MARK, _REPO_MARK]
 
 
-@lru_cache(maxsize=1024)
+@caches.kept(maxsize=1024)
 def _jsonc_template(prefix: str, model: str | None, allowed_paths: tuple, servers: tuple) -> tuple[str, ...] | None:
     """The text split at the marks, or None when a mark also shows up in the fleet's own text."""
     config = _config(_HOME_MARK, _REPO_MARK, allowed_paths, model, _mcp(servers_of(servers)))
@@ -126,7 +126,7 @@ def _projection(root: Path, agent_id: str, repo: Path, allowed_paths: tuple, mod
 
 # Every input of the file's bytes and projection is among the arguments, so its description (and,
 # once compared, its rendering) is cached on them like the bearer files (see kimi._config_file).
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def _jsonc_file(root: Path, agent_id: str, repo: Path, allowed_paths: tuple, model: str | None, prefix: str,
                 servers: tuple) -> EmittedFile:
     return EmittedFile(layout.repo_path(repo, "opencode.jsonc"), FLEET, OPENCODE_CONFIG, 0o600, repo,
@@ -148,7 +148,7 @@ def emit(fleet: Fleet, resident: Resident, *, interpreter: str | None = None) ->
 
 # Pure and cached like the bearer files: the wake script is the same bytes for every seat; only its
 # path (the seat's names) differs.
-@lru_cache(maxsize=16384)
+@caches.kept(maxsize=16384)
 def _wake_file(root: Path, agent_id: str) -> EmittedFile:
     return EmittedFile(layout.seat_path(root, agent_id, HARNESS, WAKE_SCRIPT), FLEET, WHOLE_FILE, 0o700, root,
                        emit_script, owned_keys=WHOLE_FILE_KEYS, args=(WAKE_SCRIPT,))

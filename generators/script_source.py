@@ -6,8 +6,9 @@ same marker; every other byte is copied. Deterministic, and the result stays a v
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
+
+from curator import caches
 
 SCRIPTS_DIR = Path(__file__).parent / "scripts"
 HOOK_SCRIPT = "identity_anchor_hook.py"
@@ -16,12 +17,11 @@ CAP_GUARD_SCRIPT = "cap_guard_hook.py"
 MARKER = "  # seat-curator:literal"
 
 
-@cache  # read once per process: a fleet plan emits the same script a thousand times
 def script_source(name: str) -> bytes:
     return (SCRIPTS_DIR / name).read_bytes()
 
 
-@cache
+@caches.kept  # split once per process: a fleet plan emits the same script a thousand times
 def _split_at_literals(name: str) -> tuple[tuple[str, ...], tuple[str | None, ...]]:
     """The source as text chunks between literal lines, and each literal's name (None after the last)."""
     chunks: list[str] = []
@@ -45,7 +45,7 @@ def emit_script(name: str, literals: dict[str, object] | None = None) -> bytes:
     return _emit(name, dict(literals))
 
 
-@cache  # the same bytes for every seat (the wake-envelope script has no literals)
+@caches.kept  # the same bytes for every seat (the wake-envelope script has no literals)
 def _script_without_literals(name: str) -> bytes:
     return _emit(name, {})
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from rapidfuzz import fuzz, process, utils
 
+from curator import caches
 from curator.constants import ARCHIVE_NAME
 from curator.index_model import Entry, parse_index
 from curator.levers.archive_stamp import STAMP
@@ -27,7 +27,7 @@ class Hit:
 
 
 # The app searches as the bearer types: one parse per archive version, not one per keystroke.
-_parse_archive = lru_cache(maxsize=2)(parse_index)
+_parse_archive = caches.kept(maxsize=2, name="curator.levers.archive_search._parse_archive")(parse_index)
 
 
 def search_archive(memory_dir: str | Path, query: str, *, limit: int = 20) -> list[Hit]:

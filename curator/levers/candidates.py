@@ -34,8 +34,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
+from curator import caches
 from curator.index_model import LIST_MARKER, Entry
 from curator.levers.entry_facts import (  # noqa: F401  (re-exported: the per-entry answers lived here)
     BARE_FILE,
@@ -208,7 +208,7 @@ def surface(text: str, word: str) -> str:
     return _written(text).get(word, word)
 
 
-@lru_cache(maxsize=256)  # a text's words, each once, by stem: its pairs ask again
+@caches.kept(maxsize=256)  # a text's words, each once, by stem: its pairs ask again
 def _written(text: str) -> dict[str, str]:
     written: dict[str, str] = {}
     for word in dict.fromkeys(re.findall(r"\w+", prose(text).lower())):
@@ -227,9 +227,3 @@ def written_target(entry: Entry, key: str) -> str:
         if detail_key(name, anchor) == key:
             return name + (f"#{anchor}" if anchor else "")
     return key
-
-
-def clear_caches() -> None:
-    """Forget the texts' answers kept across calls (a benchmark round pays for all of them)."""
-    for function in (opening_subjects, _written):
-        function.cache_clear()

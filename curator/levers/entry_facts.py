@@ -5,10 +5,11 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import TypeVar
 from urllib.parse import unquote
 
+from curator import caches
 from curator.index_model import LIST_MARKER, Entry
 from curator.levers.similarity import words_of
 from curator.markdown import Link
@@ -108,7 +109,7 @@ _SUBJECT = re.compile(r"\[\[[^\[\]\n|]+?(?:\|[^\[\]\n]*)?\]\]|!?\[(?:[^\[\]]|\[[
 _JOIN = re.compile(r"^[\s*_]*(?:[✅✔️🆕]\s*)?(?:#\d+\s*)?(?:[·•,/+&]|and)\s*")
 
 
-@lru_cache(maxsize=4096)  # asked of every entry by several kinds
+@caches.kept(maxsize=4096)  # asked of every entry by several kinds
 def opening_subjects(first_line: str, after_label: bool = True) -> tuple[str, ...]:
     """The subjects an entry opens with, as written: links, wikilinks, code spans, file names (after
     a bold label too when ``after_label``)."""

@@ -30,7 +30,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
-from functools import lru_cache
 from pathlib import Path
 
 from curator.change import Change, digest
@@ -167,7 +166,6 @@ def _lines(original: HotIndex, current: HotIndex, ids: Iterable[str]) -> tuple[i
                  if original.has_entry(i) or current.has_entry(i))
 
 
-@lru_cache(maxsize=1024)  # the same entries are weighed by several candidates and both tests below
 def _flat(text: str) -> str:
     """The text with every run of whitespace made one space."""
     return " ".join(text.split())

@@ -5,7 +5,6 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Set
-from functools import lru_cache
 from urllib.parse import unquote
 
 from curator.index_model import LIST_MARKER, Entry, HotIndex
@@ -61,7 +60,6 @@ def lead_first(group: list[Entry]) -> list[Entry]:
 SUPERSEDED = re.compile(r"\b(?:superseded|obsolete)\b", re.IGNORECASE)
 
 
-@lru_cache(maxsize=4096)  # asked of each entry again by every sort and filter of the candidates
 def superseded(entry: Entry) -> bool:
     first = entry.text.partition("\n")[0]
     # (substring tests first, any case: a regex with word bounds is slow on a 12 KB line)

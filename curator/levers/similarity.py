@@ -25,9 +25,9 @@ import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from urllib.parse import unquote
 
+from curator import caches
 from curator.index_model import Entry
 
 WORD = re.compile(r"\w+(?:[.:'’]\w+)*")
@@ -44,7 +44,6 @@ MIN_COMMON = 8
 MAX_WORDS = 400  # an entry's distinct words beyond this add nothing to find (its rarest are kept)
 
 
-@lru_cache(maxsize=1 << 16)  # an index repeats its words: each is stemmed once
 def stem(word: str) -> str:
     """A light English stem, enough for plural and tense to meet: rules/rule, merged/merge."""
     if len(word) > 4 and not word[-1].isdigit():
@@ -70,7 +69,6 @@ def _silent_e(word: str) -> str:
 CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af\u1100-\u11ff\u3130-\u318f]+")
 
 
-@lru_cache(maxsize=1 << 16)  # an index repeats its words: each is split once
 def _cjk_pairs(word: str) -> tuple[str, ...]:
     """The word's CJK runs as character pairs (a run of one stays whole), its other letters as words."""
     parts = [run for piece in CJK_RUN.split(word) for run in WORD.findall(piece)]
@@ -79,7 +77,7 @@ def _cjk_pairs(word: str) -> tuple[str, ...]:
     return tuple(parts)
 
 
-@lru_cache(maxsize=4096)  # a merge asks again for the same clauses
+@caches.kept(maxsize=4096)  # a merge asks again for the same clauses
 def words_of(text: str) -> frozenset[str]:
     """The stemmed content words of a text (stopwords and one-letter words left out; CJK runs read as
     character pairs, their single characters kept)."""

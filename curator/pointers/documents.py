@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
+from curator import caches
 from curator import markdown
 from curator.constants import INDEX_NAME
 from curator.frontmatter import NONE, FrontMatter, front_matter_text, parse_front_matter
@@ -63,7 +63,7 @@ def document_from_index(index: HotIndex, name: str = INDEX_NAME) -> Document:
 
 _disk_cache: dict[str, tuple[int, int, Document]] = {}
 # Proposed contents (overrides) by value: the app re-checks the same proposal on every redraw.
-_from_content = lru_cache(maxsize=16)(parse_document)
+_from_content = caches.kept(maxsize=16, name="curator.pointers.documents._from_content")(parse_document)
 
 
 def _from_disk(name: str, path: Path, size: int, mtime_ns: int) -> Document:

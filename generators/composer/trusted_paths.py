@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import os
 import stat
-from functools import lru_cache
 from pathlib import Path
+
+from curator import caches
 
 
 def exists(path: Path) -> bool:
@@ -33,7 +34,6 @@ def _normalized(path: Path | str) -> str:
     return os.path.normpath(text) if "/." in text or "//" in text or text.endswith("/") else text
 
 
-@lru_cache(maxsize=4096)  # a name, not a check: every artifact of a fleet shares a few roots
 def _root_prefix(root: Path | str) -> tuple[str, str]:
     """(the root normalised, the prefix every path inside it starts with)."""
     root_s = _normalized(root)
@@ -42,7 +42,7 @@ def _root_prefix(root: Path | str) -> tuple[str, str]:
 
 # Names only, never anything read from disk (like layout's paths): a fleet plan checks the same few
 # thousand paths each time, and working out their segments cost more than the lstat calls on them.
-@lru_cache(maxsize=65536)
+@caches.kept(maxsize=65536)
 def _lexical(root: Path | str | None, path: Path | str) -> tuple[str, tuple[str, ...] | None, tuple[str, Path] | None]:
     """(the path as text, the directories below ``root`` down to its parent, outermost first, or
     None without a root, and the (problem, path) the names alone show, or None)."""
