@@ -28,7 +28,6 @@ import hashlib
 import json
 import subprocess
 import sys
-from functools import cache
 from pathlib import Path
 
 from generators.script_source import CAP_GUARD_SCRIPT, HOOK_SCRIPT, MARKER, SCRIPTS_DIR, WAKE_SCRIPT
@@ -58,7 +57,6 @@ def digest(script: bytes) -> str:
     return hashlib.sha256(normalised(script)).hexdigest()
 
 
-@cache  # read once per process: a fleet plan may look at a thousand earlier scripts
 def prior_digests() -> dict[str, frozenset[str]]:
     """Script name -> the digests of every generation of it seat-curator has committed."""
     try:

@@ -17,7 +17,7 @@ from curator.markdown import Link
 from curator.pointers.anchors import Anchors, _anchors, _check_anchor
 from curator.pointers.documents import Document, _from_content, _from_disk, document_from_index
 from curator.pointers.matching import Choices
-from curator.pointers.orphans import BOOT_NAMES, ROOT_NAMES, _reach, bare_names_among, is_memory
+from curator.pointers.orphans import BOOT_NAMES, ROOT_NAMES, BareNames, _reach, is_memory
 from curator.pointers.reports import Dangling, Escape, Outside, PointerReport, Probable, Unreadable, Unwritten
 from curator.pointers.targets import in_repo, is_markdown, repo_root, resolve, scan
 from curator.pointers.wikilinks import WikiNames, wiki_index, wiki_spelling
@@ -131,7 +131,7 @@ def check_pointers(
                 edges[name].add(target)
                 _check_anchor(report, name, link, target, docs, link.shown.split("#", 1)[0], anchors)
 
-    bare = bare_names_among(frozenset(docs), Path(real_root).parts)
+    bare = BareNames(docs, Path(real_root).parts)
     named: dict[str, set[str]] = {}
     for name, doc in docs.items():
         targets = {bare.target(name, word) for word in doc.bare} - {None, name}

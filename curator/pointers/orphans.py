@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-from functools import lru_cache
 from collections.abc import Iterable, Mapping
 
 from curator.constants import ARCHIVE_NAME, IDENTITY_NAME, INDEX_NAME
@@ -48,13 +47,6 @@ def bare_names(text: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=2)
-def bare_names_among(docs: frozenset[str], home: tuple[str, ...]) -> BareNames:
-    """The same files, the same answers: a write to MEMORY.md keeps the memory dir's files, so the
-    next check reuses what each bare word named (bench/bench_mcp.md)."""
-    return BareNames(docs, home)
-
-
 def is_memory(name: str) -> bool:
     """A markdown file a memory dir holds as a memory: not a README, CLAUDE.md, LICENSE, … kept
     there for people or for another tool."""
@@ -74,19 +66,12 @@ class BareNames:
         self.home = tuple(home)  # the memory dir's own path, by parts: where a written folder may lead
         self.base: dict[str, list[str]] = {}
         self.stem: dict[str, list[str]] = {}
-        self._found: dict[tuple[str, str], str | None] = {}  # (source, word) -> target: words repeat
         for name in self.docs:
             base = posixpath.basename(name)
             self.base.setdefault(base, []).append(name)
             self.stem.setdefault(posixpath.splitext(base)[0], []).append(name)
 
     def target(self, source: str, word: str) -> str | None:
-        key = (source, word)
-        if key not in self._found:
-            self._found[key] = self._target(source, word)
-        return self._found[key]
-
-    def _target(self, source: str, word: str) -> str | None:
         word = word.split("#", 1)[0].lstrip("@").rstrip(".:")
         if not word or "://" in word:
             return None
