@@ -314,13 +314,31 @@ class LeverFlows:
             lines.append(diff_content(diff))
         return Content("\n").join(lines)
 
+    def _show_disk_index(self) -> str:
+        """After a refused change: the editor (saved, so nothing typed is lost) shows MEMORY.md as
+        the writer left it, so the next plan starts from it."""
+        screen = self.screen
+        store = screen.store
+        if store is None or screen.dirty:
+            return ""
+        try:
+            raw = store.read(INDEX_NAME)
+        except CuratorError:
+            return ""
+        text = raw.decode("utf-8", "surrogateescape")
+        if text == screen.editor.saved_text:
+            return ""
+        screen.show_disk_text(text)
+        return "The editor now shows MEMORY.md as it is; try again."
+
     def apply(self, change: Change, note: str = "") -> None:
         store = self.screen.store
         assert store is not None  # a plan is made only with the seat open (disk_index)
         try:
             store.apply(change)
         except ConflictError as err:
-            self.app.notify(str(err), title="Not applied: changed on disk", severity="error", markup=False, timeout=10)
+            self.app.notify(f"{err} {self._show_disk_index()}", title="Not applied: changed on disk",
+                            severity="error", markup=False, timeout=10)
             return
         except CuratorError as err:
             self.app.notify(str(err), title="Not applied", severity="error", markup=False)
