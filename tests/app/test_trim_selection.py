@@ -157,4 +157,4 @@ async def test_an_agent_writing_while_the_preview_is_open_keeps_its_line_and_not
         # The next plan starts from the agent's text: the refusal shows it, or (when the disk watch
         # saw the write first, as on a busy machine) the status offers the reload.
         assert (app.screen.editor.text.endswith("written meanwhile\n")
-                and "the editor now shows memory.md as it is" in notes.lower()) or "reloads it" in shown, shown + notes
+                and "the editor now shows memory.md as it is" in (shown + notes).lower()) or "reloads it" in shown, shown + notes
