@@ -130,7 +130,6 @@ PANEL_KEYS: dict[str, set[str]] = {
 }
 
 
-
 @pytest.mark.slow
 @pytest.mark.parametrize("tab", PANELS)  # one panel per test: the two test workers share them
 async def test_every_footer_key_works_in_every_panel(tmp_path, tab):
