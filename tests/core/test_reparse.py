@@ -50,7 +50,7 @@ def test_the_memory_files_are_there() -> None:
     assert len(MEMORY_FILES) > 100
 
 
-@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("seed", [0])
 def test_a_derived_parse_equals_the_full_parse_under_random_edits(seed: int) -> None:
     rng = random.Random(seed)
     derived = 0
