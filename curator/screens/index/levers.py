@@ -64,12 +64,20 @@ class LeverFlows:
         except CuratorError as err:
             self.app.notify(str(err), title="Cannot read MEMORY.md", severity="error", markup=False)
             return None
-        if raw.decode("utf-8", "surrogateescape") != screen.editor.saved_text:
-            screen.show_disk_text(raw.decode("utf-8", "surrogateescape"))
+        if self._shown_if_changed(raw):
             self.app.notify("MEMORY.md changed on disk; the editor now shows it. Try again.",
                             severity="warning", markup=False)
             return None
         return parse_index(raw)
+
+    def _shown_if_changed(self, raw: bytes) -> bool:
+        """When disk holds other text than the editor last saved, the editor (with nothing unsaved)
+        shows it, so the next plan starts from it."""
+        text = raw.decode("utf-8", "surrogateescape")
+        if text == self.screen.editor.saved_text:
+            return False
+        self.screen.show_disk_text(text)
+        return True
 
     def pick(self, table_type: type[PanelTable], tab: str, item: object, hint: str) -> bool:
         """True when ``item`` (the highlighted row of the panel ``tab``) may be acted on; else switch
@@ -315,21 +323,15 @@ class LeverFlows:
         return Content("\n").join(lines)
 
     def _show_disk_index(self) -> str:
-        """After a refused change: the editor (saved, so nothing typed is lost) shows MEMORY.md as
-        the writer left it, so the next plan starts from it."""
-        screen = self.screen
-        store = screen.store
-        if store is None or screen.dirty:
+        """After a refused change: the editor shows MEMORY.md as the writer left it."""
+        store = self.screen.store
+        if store is None or self.screen.dirty:
             return ""
         try:
             raw = store.read(INDEX_NAME)
         except CuratorError:
             return ""
-        text = raw.decode("utf-8", "surrogateescape")
-        if text == screen.editor.saved_text:
-            return ""
-        screen.show_disk_text(text)
-        return "The editor now shows MEMORY.md as it is; try again."
+        return "The editor now shows MEMORY.md as it is; try again." if self._shown_if_changed(raw) else ""
 
     def apply(self, change: Change, note: str = "") -> None:
         store = self.screen.store
