@@ -16,7 +16,7 @@ from curator.screens.preview import PreviewScreen
 from curator.widgets.index_editor import IndexEditor
 from curator.widgets.merge_panel import MergeTable
 from curator.widgets.panel_table import PanelTable
-from tests.support.app import make_divergent, settle, write_example_fleet, write_seat, fleet_seat, footer_keys, highlight_entry, notes
+from tests.support.app import key_event, make_divergent, settle, write_example_fleet, write_seat, fleet_seat, footer_keys, highlight_entry, notes
 SIZE = (120, 36)
 
 
@@ -310,4 +310,17 @@ async def test_leaving_a_seat_that_never_opened_with_save_keeps_the_text_and_say
         assert app.return_code is None and isinstance(app.screen, IndexScreen)
         assert "x" in app.screen.query_one(IndexEditor).text
         assert "nothing was written" in notes(app)
+    assert (seat / "MEMORY.md").read_bytes() == before
+
+
+async def test_quitting_before_the_panels_mount_ends_cleanly(tmp_path):
+    """ctrl+q in the first frame (the panels mount after it): the app ends without an error, the file
+    as it was."""
+    seat = write_seat(tmp_path / "memory")
+    before = (seat / "MEMORY.md").read_bytes()
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        app.post_message(key_event("ctrl+q"))
+        await pilot._wait_for_screen()
+    assert app.return_code in (0, None) and app._exception is None
     assert (seat / "MEMORY.md").read_bytes() == before

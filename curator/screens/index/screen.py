@@ -132,13 +132,15 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         from curator.widgets.archive_panel import ArchivePanel
         from curator.widgets.index_panels import IndexPanels
 
-        if self not in self.app.screen_stack:  # left (q/esc back to the fleet) before the panels' turn came
+        body = self.query_one("#body", Horizontal)
+        if not self.still_shown(body):  # left (q/esc back to the fleet) before the panels' turn came
             return
-        await self.query_one("#body", Horizontal).mount(IndexPanels(self.memory_dir, id="panels"))
-        if self not in self.app.screen_stack:
+        await body.mount(IndexPanels(self.memory_dir, id="panels"))
+        archive = self.query(ArchivePanel)
+        if not self.still_shown(body) or not archive:
             return
         self.panels_ready = True
-        self.query_one(ArchivePanel).show()
+        archive.first().show()
         held, self._held_analysis = self._held_analysis, None
         if held is not None:
             self.on_analysis_ready(held)
@@ -148,6 +150,11 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         if self.focus_panels and self.focused is None:
             self.panels.focus_active()
         self.refresh_bindings()
+
+    def still_shown(self, body: Horizontal) -> bool:
+        """The screen is on the stack, its body mounted, and neither it nor the app is closing (a quit in
+        the first frame comes before the panels' turn)."""
+        return self in self.app.screen_stack and body.is_attached and not (self._closing or self.app._closing)
 
     PANEL_ACTIONS = frozenset({"merge", "archive", "fold", "trim", "trim_selection", "restore", "search_archive", "tab", "switch_pane",
                                "focus_panels", "goto_row", "leave_search", "history_jump"})
