@@ -126,7 +126,7 @@ async def test_archive_moves_the_entry_to_archive_md_and_undo_restores(tmp_path)
     async with running(CuratorApp(seat)) as (app, pilot):
         select_entry(app.screen, "Never force-push")
         await pilot.press("a")
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         await settle(app, pilot)

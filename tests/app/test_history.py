@@ -30,6 +30,7 @@ async def test_history_lists_changes_and_enter_goes_to_any_point(tmp_path):
         assert keys["f8"] == "Undo: edit MEMORY.md"  # the next undo, named
         assert "f9" not in keys  # nothing to redo: not offered
         await pilot.press("f2", "7")  # the panels, the History panel
+        await settle(app, pilot)
         table = app.screen.query_one(HistoryTable)
         assert app.focused is table and table.row_count == 3  # the start, then both saves
         assert [r.files for r in table.history_rows[1:]] == ["MEMORY.md", "MEMORY.md"]
@@ -55,9 +56,9 @@ async def test_f8_and_f9_with_nothing_to_step_say_so_in_the_editor_and_the_panel
         await settle(app, pilot)
         for focus in ("editor", "panels"):
             await pilot.press("f8")
-            await pilot.pause()
+            await settle(app, pilot)
             assert "Nothing to undo" in str(app.screen.query_one("#status").render()), focus
             await pilot.press("f9")
-            await pilot.pause()
+            await settle(app, pilot)
             assert "Nothing to redo" in str(app.screen.query_one("#status").render()), focus
             await pilot.press("f2")

@@ -176,7 +176,9 @@ async def test_archive_search_takes_letters_and_esc_returns_to_the_list(tmp_path
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("f2", "4", "slash", *"rest", "f8")
+        await pilot.press("f2", "4")
+        await settle(app, pilot)  # the Archive panel in front before its / is pressed
+        await pilot.press("slash", *"rest", "f8")
         await settle(app, pilot)
         assert app.screen.query_one(ArchiveSearch).value == "rest"
         await pilot.press("escape")
@@ -247,7 +249,7 @@ async def test_memory_md_vanishing_never_crashes_and_a_save_recreates_it(tmp_pat
         text = app.screen.editor.text
         (seat / "MEMORY.md").rename(tmp_path / "stashed.md")  # a git stash, a checkout
         app.screen.watch_disk()
-        await pilot.pause()
+        await settle(app, pilot)
         assert "is gone from disk" in str(app.screen.query_one("#status").render())
         assert "is gone from disk" in notes(app)
         await pilot.press("ctrl+r")
@@ -264,7 +266,7 @@ async def test_memory_md_vanishing_never_crashes_and_a_save_recreates_it(tmp_pat
 
         put_cursor_on(app, "Never force-push", focus=False)  # not an identity line: those are never archived
         await pilot.press("f2", "a")  # a lever on the recreated file works
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, ConfirmDialog)
 
 
@@ -382,7 +384,7 @@ async def test_enter_on_an_entry_goes_to_its_line_with_the_link_selected(tmp_pat
         await settle(app, pilot)
         row = highlight_entry(app, "Never force-push")
         await pilot.press("enter")
-        await pilot.pause()
+        await settle(app, pilot)
         editor = app.screen.editor
         assert editor.selection.start[0] == row.line - 1 and editor.selected_text == "git.md"
 
@@ -394,14 +396,14 @@ async def test_find_and_go_to_line(tmp_path):
         await settle(app, pilot)
         text = app.screen.editor.text
         await pilot.press("ctrl+g", "1", "2", "enter")
-        await pilot.pause()
+        await settle(app, pilot)
         assert app.screen.editor.selection.start == (11, 0)
         await pilot.press("ctrl+f", *"full test suite", "enter")
-        await pilot.pause()
+        await settle(app, pilot)
         first = app.screen.editor.selection
         assert app.screen.editor.selected_text == "full test suite"
         await pilot.press("f3")
-        await pilot.pause()
+        await settle(app, pilot)
         assert app.screen.editor.selection.start[0] > first.start[0]
         assert app.screen.editor.text == text
 

@@ -122,16 +122,16 @@ async def test_q_closes_each_dialog_over_the_index_screen_and_writes_nothing(tmp
         await settle(app, pilot)
         highlight_entry(app, "Never force-push")
         await pilot.press("a")  # the archive preview
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("q")
         await settle(app, pilot)
         assert isinstance(app.screen, IndexScreen)
         await pilot.press("f1")
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("q")
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, IndexScreen) and app.return_code is None
     assert (seat / "MEMORY.md").read_bytes() == before
     assert not (seat / "ARCHIVE.md").exists()

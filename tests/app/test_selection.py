@@ -31,21 +31,28 @@ async def test_v_starts_a_range_that_moving_extends_and_shift_arrows_do_the_same
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("v")  # the editor has focus: v is a letter there
+        await settle(app, pilot)
         assert app.screen.editor.text.startswith("v") and isinstance(app.focused, IndexEditor)
         await pilot.press("ctrl+z", "f2")
+        await settle(app, pilot)
         table = app.screen.query_one(EntriesTable)
         cursor_to(table, "Never force-push")
         await pilot.press("v", "down", "down")
+        await settle(app, pilot)
         assert len(table.marked) == 3
         await pilot.press("up")  # the range follows the cursor both ways
+        await settle(app, pilot)
         assert len(table.marked) == 2
         await pilot.press("v", "down", "down")  # ended: moving marks nothing more
+        await settle(app, pilot)
         assert len(table.marked) == 2
         await pilot.press("shift+down", "shift+down")  # a second range, added to the first
+        await settle(app, pilot)
         assert len(table.marked) == 5
         summary = str(app.screen.query_one("#entries-summary").render())
         assert "5 selected (marked)" in summary and "sorted by line" in summary
         await pilot.press("c")
+        await settle(app, pilot)
         assert not table.marked
 
 
@@ -75,12 +82,14 @@ async def test_a_filter_is_the_selection_the_levers_act_on_and_the_header_shows_
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("f2", "slash", *"full test suite", "enter")
+        await settle(app, pilot)
         table = app.screen.query_one(EntriesTable)
         assert app.focused is table and table.row_count == 2
         assert all("full test suite" in text for text in marked_texts(table))
         labels = [str(c.label) for c in table.columns.values()]
         assert "Line ↑" in labels
         await pilot.press("s")
+        await settle(app, pilot)
         assert "Bytes ↓" in [str(c.label) for c in table.columns.values()]
         await pilot.press("m")  # merge what the filter shows
         await settle(app, pilot)
@@ -90,6 +99,7 @@ async def test_a_filter_is_the_selection_the_levers_act_on_and_the_header_shows_
         await pilot.press("n")
         await settle(app, pilot)
         await pilot.press("c")  # clears the filter too
+        await settle(app, pilot)
         assert table.row_count == len(table.rows_by_id) > 2
 
 
@@ -99,10 +109,12 @@ async def test_a_merge_that_empties_a_section_warns_in_its_preview(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("f2")
+        await settle(app, pilot)
         table = app.screen.query_one(EntriesTable)
         for needle in ("Keep `[brackets]`", "The parser's hot path"):
             cursor_to(table, needle)
             await pilot.press("space")
+            await settle(app, pilot)  # marked before the cursor moves on
         await pilot.press("m")
         await settle(app, pilot)
         assert isinstance(app.screen, MergeDialog)

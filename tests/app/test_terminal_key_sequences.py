@@ -53,7 +53,9 @@ async def test_alt_letters_are_never_typed_into_any_text_field(tmp_path):
         assert app.focused is entries_filter
         await terminal_bytes(app, pilot, "\x1bz")
         assert entries_filter.value == "ci"
-        await pilot.press("4", "slash", "c", "i")  # the Archive panel's search box
+        await pilot.press("4")
+        await settle(app, pilot)  # the Archive panel in front before its / is pressed
+        await pilot.press("slash", "c", "i")  # the Archive panel's search box
         await settle(app, pilot)
         search = app.screen.query_one("#archive-search", Input)
         assert app.focused is search
@@ -104,16 +106,17 @@ async def test_a_link_selected_from_a_panel_is_collapsed_when_the_editor_loses_f
         await settle(app, pilot)
         row = highlight_entry(app, "Never force-push")
         await pilot.press("enter")
-        await pilot.pause()
+        await settle(app, pilot)
         editor = app.screen.editor
         assert editor.selected_text == "git.md"  # by design: the link, to look at or retype
         await pilot.press("f2")  # to the panels and back, then type
-        await pilot.pause()
+        await settle(app, pilot)
         assert editor.selection.is_empty
         await pilot.press("f2")
-        await pilot.pause()
+        await settle(app, pilot)
         assert app.focused is editor
         await pilot.press("x")
+        await settle(app, pilot)
         assert "git.md" in editor.text.split("\n")[row.line - 1]
 
 

@@ -88,7 +88,9 @@ async def test_esc_in_the_archive_search_then_a_panel_number_switches_panel(tmp_
     app = CuratorApp(seat)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await pilot.press("f2", "4", "slash")
+        await pilot.press("f2", "4")
+        await settle(app, pilot)
+        await pilot.press("slash")
         await settle(app, pilot)
         search = app.screen.query_one(ArchiveSearch)
         assert app.focused is search

@@ -132,12 +132,12 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         from curator.widgets.archive_panel import ArchivePanel
         from curator.widgets.index_panels import IndexPanels
 
-        body = self.query_one("#body", Horizontal)
-        if not self.still_shown(body):  # left (q/esc back to the fleet) before the panels' turn came
+        body = self.body_to_mount_in()
+        if body is None:  # left (q/esc back to the fleet) before the panels' turn came, or quitting
             return
         await body.mount(IndexPanels(self.memory_dir, id="panels"))
         archive = self.query(ArchivePanel)
-        if not self.still_shown(body) or not archive:
+        if self.body_to_mount_in() is None or not archive:
             return
         self.panels_ready = True
         archive.first().show()
@@ -151,10 +151,13 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
             self.panels.focus_active()
         self.refresh_bindings()
 
-    def still_shown(self, body: Horizontal) -> bool:
-        """The screen is on the stack, its body mounted, and neither it nor the app is closing (a quit in
+    def body_to_mount_in(self) -> Horizontal | None:
+        """Where the panels mount: None once the screen was left, or it or the app is closing (a quit in
         the first frame comes before the panels' turn)."""
-        return self in self.app.screen_stack and body.is_attached and not (self._closing or self.app._closing)
+        if self not in self.app.screen_stack or self._closing or self.app._closing:
+            return None
+        body = next(iter(self.query("#body").results(Horizontal)), None)
+        return body if body is not None and body.is_attached else None
 
     PANEL_ACTIONS = frozenset({"merge", "archive", "fold", "trim", "trim_selection", "restore", "search_archive", "tab", "switch_pane",
                                "focus_panels", "goto_row", "leave_search", "history_jump"})
