@@ -132,12 +132,10 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         from curator.widgets.archive_panel import ArchivePanel
         from curator.widgets.index_panels import IndexPanels
 
-        body = self.body_to_mount_in()
-        if body is None:  # left (q/esc back to the fleet) before the panels' turn came, or quitting
+        if (body := self.body_to_mount_in()) is None:  # left (q/esc back to the fleet) before the panels' turn came
             return
         await body.mount(IndexPanels(self.memory_dir, id="panels"))
-        archive = self.query(ArchivePanel)
-        if self.body_to_mount_in() is None or not archive:
+        if self.body_to_mount_in() is None or not (archive := self.query(ArchivePanel)):
             return
         self.panels_ready = True
         archive.first().show()
@@ -152,11 +150,9 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
         self.refresh_bindings()
 
     def body_to_mount_in(self) -> Horizontal | None:
-        """Where the panels mount: None once the screen was left, or it or the app is closing (a quit in
-        the first frame comes before the panels' turn)."""
-        if self not in self.app.screen_stack or self._closing or self.app._closing:
-            return None
-        body = next(iter(self.query("#body").results(Horizontal)), None)
+        """Where the panels mount: None once the screen was left, or it or the app is closing."""
+        gone = self not in self.app.screen_stack or self._closing or self.app._closing
+        body = None if gone else next(iter(self.query("#body").results(Horizontal)), None)
         return body if body is not None and body.is_attached else None
 
     PANEL_ACTIONS = frozenset({"merge", "archive", "fold", "trim", "trim_selection", "restore", "search_archive", "tab", "switch_pane",
@@ -411,8 +407,7 @@ class IndexScreen(ReportsWorkerErrors, DiskWatch, SaveFlow, JournalSteps, Naviga
             self.confirm_leaving("go back to the fleet", lambda: self.dismiss())
 
     def action_no_fleet(self) -> None:
-        """esc / f outside text under `tui DIR` (a panel's Back is not offered there): nothing to go
-        back to, and the way out."""
+        """esc / f outside text under `tui DIR` (no Back there): nothing to go back to, and the way out."""
         self.app.notify(f"No fleet panel in this session: {self.key('seat.quit')} quits.", timeout=3, markup=False)
 
     async def action_quit(self) -> None:
