@@ -51,7 +51,7 @@ async def test_index_and_dialog_footers_end_with_a_whole_key(tmp_path, size):
         highlight_entry(app, "Never force-push")
         await assert_footer_whole(app, pilot, "the Entries panel")
         await pilot.press("a")
-        await pilot.pause()
+        await settle(app, pilot)
         assert isinstance(app.screen, ConfirmDialog)
         await assert_footer_whole(app, pilot, "the archive preview")
 

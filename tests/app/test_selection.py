@@ -148,9 +148,11 @@ async def test_s_puts_the_cursor_on_the_largest_entry_so_S_marks_its_section(tmp
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
         await pilot.press("f2")
+        await settle(app, pilot)
         table = app.screen.query_one(EntriesTable)
         cursor_to(table, "Never force-push")
         await pilot.press("s", "S")  # bytes: the parser note, the largest, alone in Craft hooks
+        await settle(app, pilot)
         selected = [table.rows_by_id[i] for i in table.selected_ids()]
         assert selected[0].text.startswith("- The parser's hot path") and len(selected) == 11
         assert {row.section for row in selected} == {"Craft hooks"}

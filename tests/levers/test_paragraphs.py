@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
@@ -109,14 +110,31 @@ def _shape(raw: bytes) -> list[tuple[str, str]]:
     return [(e.kind, e.text) for e in parse_index(raw).entries if ARCHIVE_POINTER not in e.text]
 
 
+@pytest.fixture(scope="module")
+def corpus_seats(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
+    """One copy of each corpus seat for the whole sweep, its MEMORY.md put back and ARCHIVE.md taken
+    away before each case: the sweep writes only those two, and its detail files stay the files the
+    pointer check has already read (a copy per case re-read every one of them, most of its time)."""
+    copies: dict[Path, Path] = {}
+
+    def seat(source: Path) -> Path:
+        if source not in copies:
+            copies[source] = _seat(tmp_path_factory.mktemp("seat"), source.read_bytes(), source)
+        memory = copies[source]
+        (memory / "MEMORY.md").write_bytes(source.read_bytes())
+        (memory / ARCHIVE_NAME).unlink(missing_ok=True)
+        return memory
+    return seat
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not CORPUS_CASES, reason="corpus not available")
 @pytest.mark.parametrize(("source", "entry_id"), CORPUS_CASES,
                          ids=[f"{p.relative_to(CORPUS)}-{i}" for p, i in CORPUS_CASES])
-def test_archiving_a_real_paragraph_then_restoring_it_gives_back_the_bytes(tmp_path: Path, source: Path,
-                                                                           entry_id: str) -> None:
+def test_archiving_a_real_paragraph_then_restoring_it_gives_back_the_bytes(corpus_seats: Callable[[Path], Path],
+                                                                           source: Path, entry_id: str) -> None:
     raw = source.read_bytes()
-    memory = _seat(tmp_path, raw, source)
+    memory = corpus_seats(source)
     entry = parse_index(raw).entry(entry_id)
     left, _archive, back = _round_trip(memory, entry_id)
     others = [t for t in _shape(raw) if t != (entry.kind, entry.text)]
