@@ -68,3 +68,13 @@ def test_the_probe_really_blocks_textual() -> None:
                             text=True, cwd=REPO, timeout=120)
     report = json.loads(result.stdout.strip().splitlines()[-1])
     assert "curator.app" in report["failures"] and "textual" in report["failures"]["curator.app"]
+
+
+ROOM_LINES = 450  # issue 19: a file past this holds more than one concept; split it by concept
+
+
+def test_no_module_in_the_curator_or_the_generators_is_over_450_lines() -> None:
+    sizes = {path.relative_to(REPO).as_posix(): len(path.read_bytes().splitlines())
+             for package in ("curator", "generators") for path in (REPO / package).rglob("*.py")}
+    assert "curator/store/seat_store.py" in sizes and len(sizes) > 100  # the walk found the tree
+    assert {name: lines for name, lines in sizes.items() if lines > ROOM_LINES} == {}

@@ -38,7 +38,7 @@ repo = "repos/vega"
 
 # sha256 over "path\0content\0" of every file the claude-code resident is born with, for the fixed
 # inputs above. It changes only when the template, this emitter or the hook changes: update it deliberately.
-PINNED_DIGEST = "c2b1e5ebeb50979286a65451869e241c3d5d729880dcb30eb376621aeac28b2f"
+PINNED_DIGEST = "d430f298ba31bc6fb0a37531cddffc4a266187c3c6593b8096efe145ff41169f"
 
 
 def fixed_fleet(extra: str = REMOTE):

@@ -30,7 +30,7 @@ SOURCES = ("startup", "resume", "clear", "compact")
 
 # sha256 over "path\0content\0" of every file the codex resident is born with, for the fixed inputs
 # above. It changes only when the template, this emitter or the hook changes: update it deliberately.
-PINNED_DIGEST = "22fe6e959914c7c9652a256da71733bd763c41dba57a5f140cf41a93bf764e8f"
+PINNED_DIGEST = "40d72cffc3f9671432bbdb3eb1882d6acfb17a9a0aa65041186a5f7837f25d81"
 
 
 def fixed_fleet(extra: str = REMOTE_SERVER):
