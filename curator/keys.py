@@ -113,7 +113,8 @@ ACTIONS: tuple[Action, ...] = (
            key_display="esc/q", rank=12, short="Back to fleet"),
     Action("panels.help", "panels", "app.help", "Help", "question_mark", show=False,
            key_display="?", rank=81),
-    *(Action(f"panels.tab_{n}", "panels", f"screen.tab('{tab}')", f"{label} panel", str(n), show=False, rank=60 + n)
+    *(Action(f"panels.tab_{n}", "panels", f"screen.tab('{tab}')", f"{label} panel", str(n), show=False, priority=True,
+             rank=60 + n)
       for n, (tab, label) in enumerate((("entries", "Entries"), ("merge", "Merge"), ("trim", "Trim"),
                                          ("archive", "Archive"), ("pointers", "Pointers"), ("load", "Load"),
                                          ("history", "History")), 1)),

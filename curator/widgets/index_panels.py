@@ -56,6 +56,14 @@ class IndexPanels(TabbedContent):
         tables = self.get_pane(self.active).query(PanelTable)
         return tables.first() if tables else None
 
+    def on_tab_pane_focused(self, event: TabPane.Focused) -> None:
+        """A pane says a widget in it took focus; a key behind the one that focused it (one read) may
+        have moved focus to another pane since. Only the pane that holds the focus now becomes the tab."""
+        focused = self.screen.focused
+        if focused is None or event.tab_pane not in focused.ancestors_with_self:
+            event.prevent_default()  # TabbedContent's own handler would switch back to the stale pane
+            event.stop()
+
     def focus_active(self) -> None:
         """Focus the active panel's table at once (not deferred): see IndexScreen's navigation keys."""
         self.screen.set_focus(self.active_table() or self)

@@ -70,6 +70,35 @@ async def test_slash_and_a_query_search_the_archive(tmp_path):
         assert app.focused is search and search.value == "ci"
 
 
+async def test_a_panel_number_then_slash_in_one_read_searches_that_panel(tmp_path):
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")  # the Entries panel, where / would filter the entries
+        await settle(app, pilot)
+        await press_in_one_read(app, pilot, "4", "slash", "c", "i")
+        search = app.screen.query_one(ArchiveSearch)
+        assert app.focused is search and search.value == "ci"
+        assert app.screen.query_one("#entries-filter").value == ""
+
+
+async def test_panel_numbers_in_a_search_box_are_text(tmp_path):
+    """The panel numbers run as they arrive (so a / behind one goes to the new panel), but only from a
+    table: in the archive search and the entries filter they are digits."""
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2")
+        await settle(app, pilot)
+        await press_in_one_read(app, pilot, "slash", "2", "4")
+        assert app.screen.query_one("#entries-filter").value == "24"
+        await press_in_one_read(app, pilot, "escape", "4", "slash", "1", "7")
+        assert app.focused is app.screen.query_one(ArchiveSearch) and app.focused.value == "17"
+        assert app.screen.query_one(TabbedContent).active == "archive"
+
+
 async def test_slash_and_words_in_one_read_filter_the_entries(tmp_path):
     seat = write_seat(tmp_path / "memory")
     app = CuratorApp(seat)
