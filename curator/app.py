@@ -21,6 +21,7 @@ import styles
 from curator.errors import CuratorError
 from curator.keys import load_keymap
 from curator.widgets.keymap import bindings
+from curator.widgets.text_fields import read_esc_and_a_key_as_alt
 
 if TYPE_CHECKING:
     from textual.command import Provider
@@ -60,6 +61,7 @@ class CuratorApp(App[int]):
         keymap_file: str | Path | None = None,
     ):
         super().__init__()
+        read_esc_and_a_key_as_alt()  # Esc then 2 in one read is Esc, then 2; never "™"
         self.key_overrides, self.keymap_problems = load_keymap(Path(keymap_file) if keymap_file else None)
         self.set_keymap(self.key_overrides)
         if memory_dir is None and fleet_path is None:

@@ -14,7 +14,7 @@ No Input import here: the editor uses this, and the first frame loads no Input (
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from textual import events
 
@@ -22,6 +22,18 @@ if TYPE_CHECKING:  # what the mix-in is mixed into: a widget (its app, its scree
     from textual.widget import Widget as _TextWidget
 else:
     _TextWidget = object
+
+
+def read_esc_and_a_key_as_alt() -> None:
+    """Textual's parser turns ESC + some keys into the symbol macOS's Option types with them
+    (``"\x1b2"`` is "™", ``"\x1b4"`` "¢"), a character no field can tell from a typed one, so Esc
+    then 2 in one read typed ™. Without those entries it reports ``alt+2``, which ``EscThenKey``
+    sends on as Esc, then 2, like every other ESC + key. Idempotent; the table is read per key."""
+    from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
+
+    table = cast("dict[str, object]", ANSI_SEQUENCES_KEYS)  # a plain dict, typed as a Mapping
+    for sequence in [s for s, meant in table.items() if len(s) == 2 and s[0] == "\x1b" and isinstance(meant, str)]:
+        del table[sequence]
 
 
 def alt_typed(event: events.Key) -> str | None:

@@ -69,6 +69,32 @@ async def test_alt_letters_are_never_typed_into_any_text_field(tmp_path):
         assert field.value == ""
 
 
+async def test_esc_then_a_digit_in_one_read_is_esc_then_the_panel_key_never_a_symbol(tmp_path):
+    """Textual reads ESC + a digit as the symbol macOS's Option+digit types ("\x1b2" is "™"); tmux
+    sends Esc then 2 typed quickly as just that."""
+    from textual.widgets import TabbedContent
+
+    seat = write_seat(tmp_path / "memory")
+    app = CuratorApp(seat)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("f2", "4")
+        await settle(app, pilot)
+        await pilot.press("slash", "c", "i")
+        await settle(app, pilot)
+        search = app.screen.query_one("#archive-search", Input)
+        assert app.focused is search
+        await terminal_bytes(app, pilot, "\x1b2")
+        assert search.value == "ci"  # not "ci™"
+        assert app.screen.query_one(TabbedContent).active == "merge" and isinstance(app.focused, PanelTable)
+        await pilot.press("f2")  # in the editor: Esc leaves it, the digit goes to the panels, never typed
+        await settle(app, pilot)
+        text = app.screen.editor.text
+        await terminal_bytes(app, pilot, "\x1b1")
+        assert app.screen.editor.text == text
+        assert app.screen.query_one(TabbedContent).active == "entries"
+
+
 async def test_esc_then_p_in_the_fleet_filter_opens_the_preview_and_types_nothing(tmp_path):
     manifest = write_example_fleet(tmp_path / "fleet")
     app = CuratorApp(fleet_path=manifest)
